@@ -1,0 +1,166 @@
+"""Per-language scene scripts: a title, on-screen strings and narration beats.
+
+One TOML file per scene and language, ``narration/scripts/<lang>/<scene_id>.toml``::
+
+    title = "..."
+    [screen]                 # on-screen strings (str or list of str), placeholders allowed
+    step1 = "..."
+    [[beat]]                 # narration, in order; ids must match across languages
+    id = "scores"
+    text = "... {we.score.0} ..."
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from narration.numfmt import LANGS
+from narration.placeholders import FactValue, PlaceholderError, Resolved, resolve
+
+SCRIPTS_DIR = Path(__file__).resolve().parent / "scripts"
+
+
+class ScriptError(ValueError):
+    """A narration file problem, reported as one line: file, key, problem."""
+
+    def __init__(self, file: Path | str, key: str, problem: str) -> None:
+        self.file, self.key, self.problem = str(file), key, problem
+        super().__init__(f"{file}: {key}: {problem}")
+
+
+@dataclass(frozen=True)
+class Beat:
+    id: str
+    text: Resolved
+
+
+@dataclass(frozen=True)
+class SceneScript:
+    scene_id: str
+    lang: str
+    source: Path
+    title: str
+    screen: Mapping[str, str | tuple[str, ...]]
+    beats: tuple[Beat, ...]
+
+    def s(self, key: str) -> str:
+        """An on-screen string (KeyError names the scene and key)."""
+        value = self.screen.get(key)
+        if not isinstance(value, str):
+            raise KeyError(f"{self.source}: screen.{key} missing or not a string")
+        return value
+
+    def items(self, key: str) -> tuple[str, ...]:
+        """An on-screen list of strings."""
+        value = self.screen.get(key)
+        if not isinstance(value, tuple):
+            raise KeyError(f"{self.source}: screen.{key} missing or not a list")
+        return value
+
+
+def script_path(scene_id: str, lang: str, root: Path = SCRIPTS_DIR) -> Path:
+    return root / lang / f"{scene_id}.toml"
+
+
+def _read(path: Path) -> dict:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ScriptError(path, "-", "file not found") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ScriptError(path, "-", f"invalid TOML: {err}") from None
+
+
+def _raw_beats(path: Path, data: dict) -> list[tuple[str, str]]:
+    beats = data.get("beat")
+    if not isinstance(beats, list) or not beats:
+        raise ScriptError(path, "beat", "no [[beat]] entries")
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for i, b in enumerate(beats, 1):
+        bid, text = b.get("id"), b.get("text")
+        if not isinstance(bid, str) or not bid:
+            raise ScriptError(path, f"beat[{i}].id", "missing or not a string")
+        if not isinstance(text, str) or not text.strip():
+            raise ScriptError(path, f"beat.{bid}.text", "missing or empty")
+        if bid in seen:
+            raise ScriptError(path, f"beat.{bid}", "duplicate beat id")
+        seen.add(bid)
+        out.append((bid, text.strip()))
+    return out
+
+
+def _resolve(path: Path, key: str, template: str, facts: Mapping[str, FactValue], lang: str):
+    try:
+        return resolve(template, facts, lang)
+    except PlaceholderError as err:
+        raise ScriptError(path, key, str(err)) from None
+
+
+def load_script(
+    scene_id: str, lang: str, facts: Mapping[str, FactValue], root: Path = SCRIPTS_DIR
+) -> SceneScript:
+    """Load and fill one scene's script for ``lang``."""
+    if lang not in LANGS:
+        raise ScriptError(root, "lang", f"unknown language {lang!r}")
+    path = script_path(scene_id, lang, root)
+    data = _read(path)
+    title = data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise ScriptError(path, "title", "missing or empty")
+    screen_raw = data.get("screen", {})
+    if not isinstance(screen_raw, dict):
+        raise ScriptError(path, "screen", "must be a table")
+    screen: dict[str, str | tuple[str, ...]] = {}
+    for key, value in screen_raw.items():
+        if isinstance(value, str):
+            screen[key] = _resolve(path, f"screen.{key}", value, facts, lang).display
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            screen[key] = tuple(
+                _resolve(path, f"screen.{key}[{i}]", v, facts, lang).display
+                for i, v in enumerate(value, 1)
+            )
+        else:
+            raise ScriptError(path, f"screen.{key}", "must be a string or a list of strings")
+    beats = tuple(
+        Beat(bid, _resolve(path, f"beat.{bid}.text", text, facts, lang))
+        for bid, text in _raw_beats(path, data)
+    )
+    title_text = _resolve(path, "title", title.strip(), facts, lang).display
+    return SceneScript(scene_id, lang, path, title_text, screen, beats)
+
+
+def check_parity(scene_ids: Iterable[str], root: Path = SCRIPTS_DIR) -> None:
+    """Every scene has a script in every language, with the same beats and screen keys."""
+    for scene_id in scene_ids:
+        shapes = {}
+        for lang in LANGS:
+            path = script_path(scene_id, lang, root)
+            data = _read(path)
+            shapes[lang] = (path, [b for b, _ in _raw_beats(path, data)],
+                            set(data.get("screen", {})))
+        (p0, beats0, keys0), (p1, beats1, keys1) = shapes[LANGS[0]], shapes[LANGS[1]]
+        for bid in beats0:
+            if bid not in beats1:
+                raise ScriptError(p1, f"beat.{bid}", f"missing here but present in {p0}")
+        for bid in beats1:
+            if bid not in beats0:
+                raise ScriptError(p0, f"beat.{bid}", f"missing here but present in {p1}")
+        if beats0 != beats1:
+            raise ScriptError(p1, "beat", f"beats are in a different order than in {p0}")
+        for key in sorted(keys0 ^ keys1):
+            missing_in = p1 if key in keys0 else p0
+            raise ScriptError(missing_in, f"screen.{key}", "missing in one language")
+
+
+def video_title(lang: str, root: Path = SCRIPTS_DIR) -> str:
+    """The whole video's title in ``lang`` (``scripts/<lang>/_video.toml``)."""
+    path = root / lang / "_video.toml"
+    title = _read(path).get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise ScriptError(path, "title", "missing or empty")
+    return title.strip()

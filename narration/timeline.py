@@ -1,0 +1,58 @@
+"""Beat and scene timing: how long each beat lasts, and where it sits in the video."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+BEAT_GAP = 0.45  # seconds of quiet after each beat's speech, before the next beat
+SCENE_TAIL = 0.6  # the closing fade of each scene, no speech
+# Estimated speaking rates for previews without synthesized audio (offline voice, measured):
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_ZH_CHARS_PER_S = 4.2
+_EN_CHARS_PER_S = 14.0
+
+
+def estimate_speech(text: str, lang: str) -> float:
+    """A rough speech duration for ``text``; used when no audio was synthesized."""
+    if lang == "zh":
+        cjk = len(_CJK.findall(text))
+        rest = len(re.sub(r"\s", "", _CJK.sub("", text)))
+        return max(1.0, cjk / _ZH_CHARS_PER_S + rest / (_EN_CHARS_PER_S * 0.8))
+    return max(1.0, len(text) / _EN_CHARS_PER_S)
+
+
+def beat_slot(speech: float) -> float:
+    """How long a beat lasts on screen for ``speech`` seconds of narration."""
+    return speech + BEAT_GAP
+
+
+@dataclass(frozen=True)
+class BeatTime:
+    id: str
+    start: float  # seconds from the start of its scene, as rendered
+    end: float
+
+
+@dataclass(frozen=True)
+class SceneTimes:
+    """What a rendered scene reports: its beats' actual times and its total length."""
+
+    scene_id: str
+    beats: tuple[BeatTime, ...]
+    duration: float
+
+    def to_json(self) -> dict:
+        return {
+            "scene_id": self.scene_id,
+            "duration": self.duration,
+            "beats": [{"id": b.id, "start": b.start, "end": b.end} for b in self.beats],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> SceneTimes:
+        return cls(
+            data["scene_id"],
+            tuple(BeatTime(b["id"], float(b["start"]), float(b["end"])) for b in data["beats"]),
+            float(data["duration"]),
+        )

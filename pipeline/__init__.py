@@ -1,0 +1,1 @@
+"""Orchestration stages behind render.py: voice, scene renders, soundtrack, subtitles, muxing."""

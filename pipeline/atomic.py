@@ -1,0 +1,38 @@
+"""Writing outputs so that a failure never leaves a half-written or half-replaced file."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+
+def write_text(path: Path, data: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: Path, data: object) -> None:
+    write_text(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def replace_dir(staged: Path, final: Path) -> None:
+    """Move a fully written ``staged`` directory to ``final``, replacing any previous one."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    old = final.with_name(f".{final.name}.old")
+    if old.exists():
+        shutil.rmtree(old)
+    if final.exists():
+        os.replace(final, old)
+    os.replace(staged, final)
+    if old.exists():
+        shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,168 @@
+"""Build one language's video: voice, plan, scene renders, soundtrack, subtitles, mux."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from argparse import Namespace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from narration.subtitles import build_track, write_srt
+from narration.tts.cache import AudioCache
+
+from narration.placeholders import Resolved
+from narration.scripts import SceneScript, video_title
+from narration.timeline import SceneTimes, beat_slot
+from narration.types import Clip, WordTiming
+from pipeline import atomic, media, soundtrack
+from pipeline.scene_render import QUALITIES, RenderedScene, render_scene
+from scenes.context import ScenePlan
+
+
+def _say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class PlacedBeat:
+    scene_id: str
+    beat_id: str
+    text: Resolved
+    start: float  # absolute seconds in the video
+    end: float
+    clip: Clip
+
+
+def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache
+               ) -> dict[tuple[str, str], Clip]:
+    """One clip per beat (cached); progress on stderr."""
+    beats = [(s.scene_id, b) for s in scripts for b in s.beats]
+    clips: dict[tuple[str, str], Clip] = {}
+    t0 = time.monotonic()
+    synthesized = 0
+    for n, (scene_id, beat) in enumerate(beats, 1):
+        clip, fresh = cache.get_or_synthesize(engine, beat.text.spoken, lang)
+        synthesized += fresh
+        clips[(scene_id, beat.id)] = clip
+        if fresh:
+            _say(f"[{lang}] voice {n}/{len(beats)}: {scene_id}.{beat.id} "
+                 f"({clip.engine}, {clip.duration:.1f} s)")
+    _say(f"[{lang}] voice: {len(beats)} beats, {synthesized} synthesized, "
+         f"{len(beats) - synthesized} from cache ({time.monotonic() - t0:.1f} s)")
+    return clips
+
+
+def display_words(beat_text: Resolved, words: tuple[WordTiming, ...]) -> list[WordTiming]:
+    """Word timings re-pointed from the spoken text to the displayed text."""
+    out = []
+    for w in words:
+        a, b = beat_text.display_pos(w.char_start), beat_text.display_pos(w.char_end)
+        if b > a:
+            out.append(WordTiming(w.start, w.end, a, b))
+    return out
+
+
+def render_scenes(inputs, plan_path: Path, quality: str, work: Path, jobs: int, lang: str
+                  ) -> list[RenderedScene]:
+    infos = inputs.scenes
+    done = 0
+    t0 = time.monotonic()
+
+    def one(info):
+        nonlocal done
+        r = render_scene(info, plan_path, quality, work / "media", work / "logs" / lang)
+        done += 1
+        _say(f"[{lang}] scene {done}/{len(infos)} {info.scene_id} rendered in {r.seconds:.1f} s")
+        return r
+
+    _say(f"[{lang}] rendering {len(infos)} scene(s) at {QUALITIES[quality][1]} "
+         f"with {jobs} process(es)...")
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(one, infos))
+    _say(f"[{lang}] scenes rendered in {time.monotonic() - t0:.1f} s")
+    return results
+
+
+def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespace, engine,
+                   staged: Path) -> None:
+    work = args.out / ".work"
+    lang_work = work / lang
+    lang_work.mkdir(parents=True, exist_ok=True)
+    staged.mkdir(parents=True, exist_ok=True)
+    cache = AudioCache(args.cache)
+
+    clips = synthesize(lang, scripts, engine, cache)
+    durations = {
+        s.scene_id: {b.id: beat_slot(clips[(s.scene_id, b.id)].duration) for b in s.beats}
+        for s in scripts
+    }
+    plan = ScenePlan(lang, inputs.numbers_path, durations, lang_work / "times")
+    plan_path = lang_work / f"plan-{lang}.json"
+    atomic.write_json(plan_path, plan.to_json())
+
+    rendered = render_scenes(inputs, plan_path, args.quality, work, args.jobs, lang)
+
+    # Where every beat actually landed, from the scenes' own reports and the files' lengths.
+    placed: list[PlacedBeat] = []
+    chapters: list[tuple[float, float, str]] = []
+    offset = 0.0
+    fps = QUALITIES[args.quality][2]
+    for script, r in zip(scripts, rendered, strict=True):
+        times = SceneTimes.from_json(
+            json.loads((plan.times_dir / f"{script.scene_id}.json").read_text("utf-8")))
+        if [b.id for b in times.beats] != [b.id for b in script.beats]:
+            raise RuntimeError(f"scene {script.scene_id} reported beats unlike its script")
+        length = media.probe(r.video).duration
+        if abs(length - times.duration) > 1.5 / fps:
+            _say(f"warning: scene {script.scene_id}: file is {length:.3f} s, scene reported "
+                 f"{times.duration:.3f} s")
+        for beat, bt in zip(script.beats, times.beats, strict=True):
+            clip = clips[(script.scene_id, beat.id)]
+            placed.append(PlacedBeat(script.scene_id, beat.id, beat.text,
+                                     offset + bt.start, offset + bt.end, clip))
+        chapters.append((offset, offset + length, script.title))
+        offset += length
+
+    video_only = lang_work / "picture.mp4"
+    media.concat_videos([r.video for r in rendered], video_only)
+    total = media.probe(video_only).duration
+    audio = lang_work / "narration.wav"
+    soundtrack.build([(p.start, p.clip.path) for p in placed], total, audio)
+
+    cues = build_track(
+        [(p.text.display, display_words(p.text, p.clip.words), p.start, p.clip.duration)
+         for p in placed],
+        lang,
+    )
+    srt_path = staged / "video.srt"
+    write_srt(cues, srt_path)
+
+    meta = lang_work / "chapters.txt"
+    meta.write_text(media.ffmetadata_chapters(chapters, video_title(lang)), "utf-8")
+    media.mux(video_only, audio, srt_path, meta, lang, staged / "video.mp4")
+
+    manifest = {
+        "lang": lang,
+        "duration": round(total, 3),
+        "quality": args.quality,
+        "numbers": str(inputs.numbers_path),
+        "voices": sorted({f"{p.clip.engine}:{p.clip.voice}" for p in placed}),
+        "scenes": [
+            {
+                "id": s.scene_id, "title": s.title,
+                "start": round(c[0], 3), "end": round(c[1], 3),
+                "beats": [
+                    {"id": p.beat_id, "text": p.text.display, "start": round(p.start, 3),
+                     "end": round(p.end, 3), "speech_end": round(p.start + p.clip.duration, 3)}
+                    for p in placed if p.scene_id == s.scene_id
+                ],
+            }
+            for s, c in zip(scripts, chapters, strict=True)
+        ],
+    }
+    atomic.write_json(staged / "manifest.json", manifest)
+    atomic.replace_dir(staged, args.out / lang)
+    _say(f"[{lang}] wrote {args.out / lang / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")

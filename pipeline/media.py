@@ -1,0 +1,97 @@
+"""ffmpeg (bundled by imageio-ffmpeg) for concatenating and muxing; PyAV for probing."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import av
+import imageio_ffmpeg
+
+FFMPEG = imageio_ffmpeg.get_ffmpeg_exe()
+
+# ISO 639-2 codes for the subtitle and audio language tags
+LANG_TAGS = {"zh": "chi", "en": "eng"}
+
+
+class MediaError(RuntimeError):
+    pass
+
+
+def run_ffmpeg(args: list[str]) -> None:
+    cmd = [FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise MediaError(f"ffmpeg failed ({proc.returncode}): {proc.stderr.strip()[-800:]}")
+
+
+@dataclass(frozen=True)
+class StreamInfo:
+    kind: str  # video | audio | subtitle
+    codec: str
+    duration: float | None
+    language: str | None
+
+
+@dataclass(frozen=True)
+class MediaInfo:
+    duration: float
+    streams: tuple[StreamInfo, ...]
+    chapters: tuple[tuple[float, str], ...]
+
+    def of(self, kind: str) -> list[StreamInfo]:
+        return [s for s in self.streams if s.kind == kind]
+
+
+def probe(path: Path) -> MediaInfo:
+    """Streams, durations and chapters of a media file (PyAV; no ffprobe is bundled)."""
+    with av.open(str(path)) as c:
+        streams = []
+        for s in c.streams:
+            dur = float(s.duration * s.time_base) if s.duration and s.time_base else None
+            streams.append(StreamInfo(s.type, s.codec_context.name if s.codec_context else "",
+                                      dur, s.metadata.get("language")))
+        chapters = tuple(
+            (float(ch["start"] * ch["time_base"]), ch["metadata"].get("title", ""))
+            for ch in c.chapters()
+        )
+        duration = float(c.duration / av.time_base) if c.duration else 0.0
+    return MediaInfo(duration, tuple(streams), chapters)
+
+
+def concat_videos(parts: list[Path], out: Path) -> None:
+    """Join scene videos of identical encoding without re-encoding."""
+    listing = out.with_suffix(".txt")
+    listing.write_text("".join(f"file '{p.resolve()}'\n" for p in parts), "utf-8")
+    run_ffmpeg(["-f", "concat", "-safe", "0", "-i", str(listing), "-c", "copy", str(out)])
+
+
+def ffmetadata_chapters(chapters: list[tuple[float, float, str]], title: str) -> str:
+    """An FFMETADATA1 document with one chapter per (start, end, title)."""
+
+    def esc(s: str) -> str:
+        for ch in "\\=;#\n":
+            s = s.replace(ch, "\\" + ch)
+        return s
+
+    out = [";FFMETADATA1", f"title={esc(title)}"]
+    for start, end, name in chapters:
+        out += ["[CHAPTER]", "TIMEBASE=1/1000", f"START={round(start * 1000)}",
+                f"END={round(end * 1000)}", f"title={esc(name)}"]
+    return "\n".join(out) + "\n"
+
+
+def mux(video: Path, audio: Path, subtitles: Path, metadata: Path, lang: str, out: Path) -> None:
+    """Video copied, narration as AAC 48 kHz stereo, soft subtitles tagged with the language,
+    chapters from ``metadata``, moov atom at the front."""
+    tag = LANG_TAGS[lang]
+    run_ffmpeg([
+        "-i", str(video), "-i", str(audio), "-i", str(subtitles), "-i", str(metadata),
+        "-map", "0:v:0", "-map", "1:a:0", "-map", "2:s:0",
+        "-map_metadata", "3", "-map_chapters", "3",
+        "-c:v", "copy", "-c:a", "aac", "-b:a", "160k", "-ar", "48000", "-ac", "2",
+        "-c:s", "mov_text",
+        "-metadata:s:a:0", f"language={tag}", "-metadata:s:s:0", f"language={tag}",
+        "-movflags", "+faststart", str(out),
+    ])

@@ -1,0 +1,61 @@
+"""Everything the video shows, computed once from a ``Numbers``."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from qkv_math.attention import Attention, attention, shift_normalize, softmax
+from qkv_math.experiments import AmplifiedRow, ScalingRow, amplified, scaling_experiment
+from qkv_math.numbers import Numbers
+
+
+@dataclass(frozen=True, eq=False)
+class Derived:
+    """Computed results for the scenes and narration."""
+
+    worked: Attention
+    """The worked example's query row of Q against K and V, scaled by √d (1-D results)."""
+    fill_scores: np.ndarray
+    """fill_blank query · each key, unscaled."""
+    fill_weights: np.ndarray
+    """softmax(fill_scores), no division by √d (as the article's example shows)."""
+    fill_shifted: np.ndarray
+    """The naive attempt: (fill_scores + shift) / their sum."""
+    fill_output: np.ndarray
+    """fill_weights · V."""
+    proj_q: np.ndarray
+    """x · W_Q."""
+    proj_k: np.ndarray
+    """x · W_K."""
+    proj_v: np.ndarray
+    """x · W_V."""
+    scaling_rows: tuple[ScalingRow, ...]
+    """The random √d experiment, one row per dimension."""
+    amplified_rows: tuple[AmplifiedRow, ...]
+    """fill_scores amplified by each factor, with and without rescaling."""
+    sqrt_d_model: float
+    """√d_model, the divisor for a typical real vector length."""
+
+
+def derive(numbers: Numbers) -> Derived:
+    """Compute every number the video shows from ``numbers``."""
+    we, fb = numbers.worked_example, numbers.fill_blank
+    pr, sc = numbers.projections, numbers.scaling
+    fill_scores = fb.K @ fb.query
+    fill_weights = softmax(fill_scores)
+    return Derived(
+        worked=attention(we.Q[we.query], we.K, we.V, scale=True),
+        fill_scores=fill_scores,
+        fill_weights=fill_weights,
+        fill_shifted=shift_normalize(fill_scores, fb.shift),
+        fill_output=fill_weights @ fb.V,
+        proj_q=pr.x @ pr.W_Q,
+        proj_k=pr.x @ pr.W_K,
+        proj_v=pr.x @ pr.W_V,
+        scaling_rows=scaling_experiment(sc.dims, sc.keys, sc.samples, sc.seed),
+        amplified_rows=amplified(fill_scores, sc.amplify, d=fb.K.shape[1]),
+        sqrt_d_model=math.sqrt(fb.d_model),
+    )

@@ -1,0 +1,432 @@
+"""Load and validate the numbers file (TOML) that every scene and narration line uses."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+import numpy as np
+
+DEFAULT_NUMBERS: Path = Path(__file__).parent / "data" / "numbers.toml"
+"""The numbers file shipped with the package."""
+
+LANGUAGES: tuple[str, ...] = ("zh", "en")
+"""Languages every text list must provide."""
+
+
+class NumbersError(ValueError):
+    """A problem in a numbers file: ``str(err)`` is ``"{file}: {key}: {problem}"`` on one line.
+
+    ``key`` is dotted (``worked_example.Q``, ``fill_blank.tokens.en``); it is ``""`` for
+    problems with the file as a whole (missing, unreadable, invalid TOML), which then read
+    ``"{file}: {problem}"``.
+    """
+
+    def __init__(self, file: Path | str, key: str, problem: str) -> None:
+        self.file = Path(file)
+        self.key = key
+        self.problem = problem
+        where = f"{self.file}: {key}: " if key else f"{self.file}: "
+        super().__init__(where + problem.replace("\n", " "))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.file, self.key, self.problem))
+
+
+@dataclass(frozen=True, eq=False)
+class WorkedExample:
+    """Three tokens with their Q, K, V rows; ``query`` indexes the token being updated."""
+
+    tokens: dict[str, tuple[str, ...]]
+    query: int
+    Q: np.ndarray
+    K: np.ndarray
+    V: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class FillBlank:
+    """The fill-in-the-blank example: one query against hand-made feature vectors."""
+
+    tokens: dict[str, tuple[str, ...]]
+    features: dict[str, tuple[str, ...]]
+    value_features: dict[str, tuple[str, ...]]
+    query: np.ndarray
+    K: np.ndarray
+    V: np.ndarray
+    shift: float
+    d_model: int
+
+
+@dataclass(frozen=True, eq=False)
+class Projections:
+    """One word vector ``x`` and the matrices that turn it into q, k, v."""
+
+    x: np.ndarray
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """Parameters of the random "why divide by √d" experiment."""
+
+    seed: int
+    dims: tuple[int, ...]
+    keys: int
+    samples: int
+    amplify: tuple[float, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Numbers:
+    """Everything in a numbers file, validated; arrays are float and read-only."""
+
+    source: Path
+    worked_example: WorkedExample
+    fill_blank: FillBlank
+    projections: Projections
+    scaling: Scaling
+
+
+_TABLES: dict[str, tuple[str, ...]] = {
+    "worked_example": ("tokens", "query", "Q", "K", "V"),
+    "fill_blank": (
+        "tokens",
+        "features",
+        "query",
+        "K",
+        "shift",
+        "value_features",
+        "V",
+        "d_model",
+    ),
+    "projections": ("x", "W_Q", "W_K", "W_V"),
+    "scaling": ("seed", "dims", "keys", "samples", "amplify"),
+}
+
+
+def _plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {'entries' if word == 'entry' else word + 's'}"
+
+
+def _describe(value: object) -> str:
+    """Name a TOML value in plain words, for error messages."""
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, list):
+        return "a list" if value else "an empty list"
+    if isinstance(value, dict):
+        return "a table"
+    return f"a {type(value).__name__} ({value})"
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+class _Reader:
+    """Validating accessors that raise NumbersError naming ``file`` and the dotted key."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+
+    def fail(self, key: str, problem: str) -> NoReturn:
+        raise NumbersError(self.file, key, problem)
+
+    # -- structure -----------------------------------------------------------------
+    def table(self, data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+        if name not in data:
+            self.fail(name, f"missing table (add a [{name}] section)")
+        value = data[name]
+        if not isinstance(value, dict):
+            self.fail(name, f"must be a table ([{name}]), got {_describe(value)}")
+        expected = _TABLES[name]
+        for key in value:
+            if key not in expected:
+                self.fail(f"{name}.{key}", f"unknown key; expected one of: {', '.join(expected)}")
+        for key in expected:
+            if key not in value:
+                self.fail(f"{name}.{key}", "missing key")
+        return value
+
+    # -- scalars ---------------------------------------------------------------------
+    def number(self, value: object, key: str, what: str = "the value") -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(key, f"{what} is {_describe(value)}, not a number")
+        x = float(value)
+        if math.isnan(x):
+            self.fail(key, f"{what} is nan; every number must be finite")
+        if math.isinf(x):
+            self.fail(key, f"{what} is {value}; every number must be finite")
+        return x
+
+    def integer(
+        self, value: object, key: str, minimum: int | None = None, what: str = "the value"
+    ) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(key, f"{what} must be a whole number (like 3), got {_describe(value)}")
+        if minimum is not None and value < minimum:
+            bound = "positive" if minimum == 1 else f"at least {minimum}"
+            self.fail(key, f"{what} must be {bound}, got {value}")
+        return value
+
+    # -- arrays ----------------------------------------------------------------------
+    def vector(self, value: object, key: str) -> np.ndarray:
+        if not isinstance(value, list):
+            self.fail(key, f"must be a list of numbers like [1, 0, 1], got {_describe(value)}")
+        if not value:
+            self.fail(key, "is empty; it needs at least one number")
+        nums = [self.number(v, key, f"entry {i + 1}") for i, v in enumerate(value)]
+        return _readonly(np.array(nums, dtype=float))
+
+    def matrix(self, value: object, key: str) -> np.ndarray:
+        example = "a list of rows like [[1, 0], [0, 1]]"
+        if not isinstance(value, list):
+            self.fail(key, f"must be {example}, got {_describe(value)}")
+        if not value:
+            self.fail(key, "is empty; it needs at least one row")
+        rows: list[list[float]] = []
+        for i, row in enumerate(value):
+            if not isinstance(row, list):
+                self.fail(key, f"row {i + 1} is {_describe(row)}, not a list; write {example}")
+            if not row:
+                self.fail(key, f"row {i + 1} is empty")
+            rows.append(
+                [self.number(v, key, f"row {i + 1}, entry {j + 1}") for j, v in enumerate(row)]
+            )
+            if len(rows[-1]) != len(rows[0]):
+                self.fail(
+                    key,
+                    f"row {i + 1} has {_plural(len(rows[-1]), 'number')} "
+                    f"but row 1 has {len(rows[0])}",
+                )
+        return _readonly(np.array(rows, dtype=float))
+
+    # -- texts -----------------------------------------------------------------------
+    def texts(self, value: object, key: str) -> dict[str, tuple[str, ...]]:
+        """A table of languages, each a list of non-empty strings of one common length."""
+        langs = ", ".join(f'{lang} = ["…"]' for lang in LANGUAGES)
+        if not isinstance(value, dict):
+            self.fail(
+                key, f"must be a table of languages like {{ {langs} }}, got {_describe(value)}"
+            )
+        for lang in LANGUAGES:
+            if lang not in value:
+                self.fail(
+                    f"{key}.{lang}",
+                    f'missing language "{lang}" (every text list needs {" and ".join(LANGUAGES)})',
+                )
+        out: dict[str, tuple[str, ...]] = {}
+        for lang, items in value.items():
+            k = f"{key}.{lang}"
+            if not isinstance(items, list):
+                self.fail(k, f"must be a list of texts, got {_describe(items)}")
+            if not items:
+                self.fail(k, "is empty")
+            for i, item in enumerate(items):
+                if not isinstance(item, str):
+                    self.fail(k, f"entry {i + 1} is {_describe(item)}, not a text")
+                if not item.strip():
+                    self.fail(k, f"entry {i + 1} is empty (or only spaces)")
+            out[lang] = tuple(items)
+        first = LANGUAGES[0]
+        for lang, items in out.items():
+            if len(items) != len(out[first]):
+                self.fail(
+                    f"{key}.{lang}",
+                    f"has {_plural(len(items), 'entry')} but {key}.{first} has {len(out[first])}",
+                )
+        return out
+
+    def rows_match(self, a: np.ndarray, key: str, n: int, what: str) -> None:
+        if a.shape[0] != n:
+            self.fail(key, f"has {_plural(a.shape[0], 'row')} but there {_are(n, what)}")
+
+
+def _are(n: int, what: str) -> str:
+    return f"is 1 {what}" if n == 1 else f"are {n} {what}s"
+
+
+# -- tables ----------------------------------------------------------------------------
+
+
+def _worked_example(r: _Reader, data: Mapping[str, Any]) -> WorkedExample:
+    t = r.table(data, "worked_example")
+    tokens = r.texts(t["tokens"], "worked_example.tokens")
+    n = len(tokens[LANGUAGES[0]])
+    Q = r.matrix(t["Q"], "worked_example.Q")
+    K = r.matrix(t["K"], "worked_example.K")
+    V = r.matrix(t["V"], "worked_example.V")
+    for name, a in (("Q", Q), ("K", K), ("V", V)):
+        r.rows_match(a, f"worked_example.{name}", n, "token")
+    if Q.shape[1] != K.shape[1]:
+        r.fail(
+            "worked_example.K",
+            f"has {_plural(K.shape[1], 'column')} but Q has {Q.shape[1]}; "
+            "q·k needs q and k of the same length",
+        )
+    query = r.integer(t["query"], "worked_example.query")
+    if not 0 <= query < n:
+        r.fail(
+            "worked_example.query",
+            f"{query} is out of range; it indexes the {n} tokens (counting from 0), "
+            f"so it must be 0 to {n - 1}",
+        )
+    return WorkedExample(tokens=tokens, query=query, Q=Q, K=K, V=V)
+
+
+def _fill_blank(r: _Reader, data: Mapping[str, Any]) -> FillBlank:
+    t = r.table(data, "fill_blank")
+    tokens = r.texts(t["tokens"], "fill_blank.tokens")
+    features = r.texts(t["features"], "fill_blank.features")
+    value_features = r.texts(t["value_features"], "fill_blank.value_features")
+    n = len(tokens[LANGUAGES[0]])
+    m = len(features[LANGUAGES[0]])
+    p = len(value_features[LANGUAGES[0]])
+    query = r.vector(t["query"], "fill_blank.query")
+    K = r.matrix(t["K"], "fill_blank.K")
+    V = r.matrix(t["V"], "fill_blank.V")
+    if query.shape[0] != m:
+        r.fail(
+            "fill_blank.query",
+            f"has {_plural(query.shape[0], 'number')} but there {_are(m, 'feature')}",
+        )
+    r.rows_match(K, "fill_blank.K", n, "token")
+    if K.shape[1] != m:
+        r.fail(
+            "fill_blank.K", f"has {_plural(K.shape[1], 'column')} but there {_are(m, 'feature')}"
+        )
+    r.rows_match(V, "fill_blank.V", n, "token")
+    if V.shape[1] != p:
+        r.fail(
+            "fill_blank.V",
+            f"has {_plural(V.shape[1], 'column')} but there {_are(p, 'value feature')}",
+        )
+    shift = r.number(t["shift"], "fill_blank.shift")
+    scores = K @ query
+    low = int(np.argmin(scores))
+    if scores[low] + shift < 0:
+        name = tokens.get("en", tokens[LANGUAGES[0]])[low]
+        r.fail(
+            "fill_blank.shift",
+            f"{shift:g} is too small: the score of {name!r} ({scores[low]:g}) plus {shift:g} "
+            f"is {scores[low] + shift:g}, a negative weight; use a shift of at least "
+            f"{-scores[low]:g}",
+        )
+    if float((scores + shift).sum()) == 0:
+        r.fail(
+            "fill_blank.shift",
+            f"with shift {shift:g} the shifted scores add up to 0, "
+            "so they cannot be divided by their sum",
+        )
+    d_model = r.integer(t["d_model"], "fill_blank.d_model", minimum=1)
+    return FillBlank(
+        tokens=tokens,
+        features=features,
+        value_features=value_features,
+        query=query,
+        K=K,
+        V=V,
+        shift=shift,
+        d_model=d_model,
+    )
+
+
+def _projections(r: _Reader, data: Mapping[str, Any]) -> Projections:
+    t = r.table(data, "projections")
+    x = r.vector(t["x"], "projections.x")
+    W = {name: r.matrix(t[name], f"projections.{name}") for name in ("W_Q", "W_K", "W_V")}
+    for name, w in W.items():
+        if w.shape[0] != x.shape[0]:
+            r.fail(
+                f"projections.{name}",
+                f"has {_plural(w.shape[0], 'row')} but x has {_plural(x.shape[0], 'number')}; "
+                "x·W needs one row per entry of x",
+            )
+    if W["W_K"].shape[1] != W["W_Q"].shape[1]:
+        r.fail(
+            "projections.W_K",
+            f"has {_plural(W['W_K'].shape[1], 'column')} but W_Q has {W['W_Q'].shape[1]}; "
+            "q·k needs q and k of the same length",
+        )
+    return Projections(x=x, **W)
+
+
+def _positive_ints(r: _Reader, value: object, key: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value:
+        r.fail(key, f"must be a non-empty list of positive whole numbers, got {_describe(value)}")
+    return tuple(r.integer(v, key, minimum=1, what=f"entry {i + 1}") for i, v in enumerate(value))
+
+
+def _scaling(r: _Reader, data: Mapping[str, Any]) -> Scaling:
+    t = r.table(data, "scaling")
+    seed = r.integer(t["seed"], "scaling.seed", minimum=0)
+    dims = _positive_ints(r, t["dims"], "scaling.dims")
+    keys = r.integer(t["keys"], "scaling.keys", minimum=1)
+    samples = r.integer(t["samples"], "scaling.samples", minimum=1)
+    amplify = r.vector(t["amplify"], "scaling.amplify")
+    if (amplify <= 0).any():
+        i = int(np.argmax(amplify <= 0))
+        r.fail("scaling.amplify", f"entry {i + 1} is {amplify[i]:g}; factors must be positive")
+    return Scaling(
+        seed=seed,
+        dims=dims,
+        keys=keys,
+        samples=samples,
+        amplify=tuple(float(a) for a in amplify),
+    )
+
+
+# -- entry point -----------------------------------------------------------------------
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise NumbersError(path, "", "file not found") from None
+    except IsADirectoryError:
+        raise NumbersError(path, "", "is a directory, not a numbers file") from None
+    except OSError as e:
+        raise NumbersError(path, "", f"cannot read the file ({e.strerror or e})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise NumbersError(path, "", f"not UTF-8 text (bad byte at offset {e.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise NumbersError(path, "", f"not valid TOML: {e}") from None
+
+
+def load_numbers(path: Path | str | None = None) -> Numbers:
+    """Load and validate a numbers file (default: ``DEFAULT_NUMBERS``).
+
+    Raises ``NumbersError`` naming the file, the dotted key and the problem.
+    """
+    source = DEFAULT_NUMBERS if path is None else Path(path)
+    data = _read(source)
+    r = _Reader(source)
+    for name in data:
+        if name not in _TABLES:
+            r.fail(name, f"unknown table; expected: {', '.join(_TABLES)}")
+    return Numbers(
+        source=source,
+        worked_example=_worked_example(r, data),
+        fill_blank=_fill_blank(r, data),
+        projections=_projections(r, data),
+        scaling=_scaling(r, data),
+    )

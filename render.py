@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Render the qkv-explainer video: narrated, subtitled, one MP4 per language.
+
+Stages (data flows one way): numbers file -> qkv_math -> narration (scripts, voice, cues)
+-> scenes (Manim, one process per scene) -> soundtrack, subtitles, chapters -> mux.
+Outputs per language in OUT/<lang>/: video.mp4, video.srt, manifest.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+if str(ROOT) not in sys.path:  # so `python render.py` works from any directory
+    sys.path.insert(0, str(ROOT))
+
+from narration.facts import build_facts  # noqa: E402
+from narration.numfmt import LANGS  # noqa: E402
+from narration.scripts import SceneScript, ScriptError, check_parity, load_script  # noqa: E402
+from qkv_math.derived import derive  # noqa: E402
+from qkv_math.numbers import DEFAULT_NUMBERS, NumbersError, load_numbers  # noqa: E402
+from scenes.registry import SceneInfo, discover  # noqa: E402
+
+EXIT_BAD_INPUT = 2
+
+
+def _say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Namespace:
+    ids = ", ".join(s.scene_id for s in scenes)
+    p = argparse.ArgumentParser(
+        prog="render.py",
+        description="Render the Query/Key/Value explainer as narrated, subtitled MP4 videos.",
+        epilog=(f"Scenes, in order: {ids}.\n"
+                "Outputs: OUT/<lang>/video.mp4 (H.264 + AAC + soft subtitles + chapters), "
+                "video.srt and manifest.json. Audio clips are cached, so reruns only "
+                "re-synthesize beats whose text changed."),
+    )
+    p.add_argument("--lang", choices=[*LANGS, "all"], default="zh",
+                   help="language of narration, on-screen text and subtitles (default: zh)")
+    p.add_argument("--quality", choices=["low", "medium", "high"], default="high",
+                   help="low = 480p15, medium = 720p30, high = 1080p60 (default: high)")
+    p.add_argument("--scenes", metavar="ID[,ID]",
+                   help="render only these scenes, in video order (default: all; see --list)")
+    p.add_argument("--tts", choices=["auto", "edge", "offline"], default="auto",
+                   help="voice: auto = online neural voice (edge-tts) if reachable, else the "
+                        "offline espeak-ng voice with a warning; edge = online only (fail if "
+                        "unreachable); offline = espeak-ng, never touches the network "
+                        "(default: auto)")
+    p.add_argument("--numbers", type=Path, metavar="FILE",
+                   help=f"TOML numbers file replacing the examples (default: {DEFAULT_NUMBERS})")
+    p.add_argument("--out", type=Path, default=Path("output"), metavar="DIR",
+                   help="output directory (default: ./output)")
+    p.add_argument("--cache", type=Path, metavar="DIR",
+                   default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+                   / "qkv-explainer" / "audio",
+                   help="audio clip cache (default: ~/.cache/qkv-explainer/audio)")
+    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
+                   help="scenes rendered in parallel (default: %(default)s)")
+    p.add_argument("--list", action="store_true", help="list scene ids and titles, then exit")
+    args = p.parse_args(argv)
+    if args.jobs < 1:
+        p.error("--jobs must be at least 1")
+    known = {s.scene_id for s in scenes}
+    if args.scenes is not None:
+        wanted = [x.strip() for x in args.scenes.split(",") if x.strip()]
+        unknown = [x for x in wanted if x not in known]
+        if not wanted or unknown:
+            p.error(f"--scenes: unknown scene id(s) {', '.join(unknown) or '(none given)'}; "
+                    f"known: {ids}")
+        args.scene_ids = wanted
+    else:
+        args.scene_ids = [s.scene_id for s in scenes]
+    if args.numbers is not None and not args.numbers.is_file():
+        _say(f"error: {args.numbers}: -: numbers file not found")
+        raise SystemExit(EXIT_BAD_INPUT)
+    return args
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything checked up front, before any output is touched."""
+
+    numbers_path: Path
+    scenes: list[SceneInfo]
+    scripts: dict[str, list[SceneScript]]  # lang -> scripts in scene order
+
+
+def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo]) -> Inputs:
+    numbers_path = (args.numbers or DEFAULT_NUMBERS).resolve()
+    numbers = load_numbers(numbers_path)
+    facts = build_facts(numbers, derive(numbers))
+    chosen = [s for s in all_scenes if s.scene_id in set(args.scene_ids)]
+    check_parity([s.scene_id for s in chosen])
+    langs = list(LANGS) if args.lang == "all" else [args.lang]
+    scripts = {lang: [load_script(s.scene_id, lang, facts) for s in chosen] for lang in langs}
+    return Inputs(numbers_path, chosen, scripts)
+
+
+def list_scenes(all_scenes: list[SceneInfo]) -> int:
+    numbers = load_numbers()
+    facts = build_facts(numbers, derive(numbers))
+    for s in all_scenes:
+        titles = " / ".join(load_script(s.scene_id, lang, facts).title for lang in LANGS)
+        print(f"{s.scene_id:<16} {titles}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    all_scenes = discover()
+    args = parse_args(argv, all_scenes)
+    try:
+        if args.list:
+            return list_scenes(all_scenes)
+        inputs = load_inputs(args, all_scenes)
+    except (NumbersError, ScriptError) as err:
+        _say(f"error: {err}")
+        return EXIT_BAD_INPUT
+
+    from narration.tts.select import choose_engine
+    from narration.tts.types import TTSError
+
+    from pipeline.build import build_language  # heavy imports only once inputs are valid
+
+    engine = choose_engine(args.tts, warn=lambda m: _say(f"warning: {m}"))
+    t_all = time.monotonic()
+    for lang, scripts in inputs.scripts.items():
+        staged = args.out / f".{lang}.staging"
+        shutil.rmtree(staged, ignore_errors=True)
+        try:
+            build_language(lang, scripts, inputs, args, engine, staged)
+        except TTSError as err:
+            shutil.rmtree(staged, ignore_errors=True)
+            _say(f"error: voice: {err}")
+            return 1
+        except KeyboardInterrupt:
+            shutil.rmtree(staged, ignore_errors=True)
+            _say("interrupted: previous outputs left as they were")
+            return 130
+        except BaseException:
+            shutil.rmtree(staged, ignore_errors=True)
+            raise
+    _say(f"done in {time.monotonic() - t_all:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

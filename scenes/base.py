@@ -1,0 +1,163 @@
+"""NarratedScene: a Manim scene whose beats last exactly as long as their narration."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import ClassVar
+
+from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, Write, config
+
+from narration import numfmt
+from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes
+from scenes import theme
+from scenes.context import load_context
+
+
+class BeatClock:
+    """Time budget of the beat being played; helps scenes size their animations."""
+
+    def __init__(self, scene: NarratedScene, beat_id: str, duration: float) -> None:
+        self.scene, self.id, self.duration = scene, beat_id, duration
+        self.start = scene.now
+
+    @property
+    def elapsed(self) -> float:
+        return self.scene.now - self.start
+
+    @property
+    def remaining(self) -> float:
+        return self.duration - self.elapsed
+
+    def rt(self, share: float = 0.25, cap: float = 1.5, floor: float = 0.3) -> float:
+        """A run time: ``share`` of the beat, at most ``cap`` s, never past the beat's end."""
+        frame = 1 / config.frame_rate
+        t = min(cap, max(floor, share * self.duration))
+        return max(frame, min(t, self.remaining - frame))
+
+
+class NarratedScene(Scene):
+    """Base class: subclasses set ``scene_id`` and implement :meth:`narrate` with beats.
+
+    Each ``with self.beat(id) as b:`` block plays its animations and then waits out the rest
+    of the beat's planned duration, so the picture follows the voice. The actual start and end
+    of every beat are written for render.py, which places the audio clips at those times.
+    """
+
+    scene_id: ClassVar[str] = ""
+
+    def setup(self) -> None:
+        # Our beat clock reads the renderer's time, which Manim's partial-movie cache skips.
+        config.disable_caching = True
+        self.camera.background_color = theme.BG
+        self.ctx = load_context(self.scene_id)
+        self.lang = self.ctx.lang
+        self.script = self.ctx.script
+        self.numbers = self.ctx.numbers
+        self.derived = self.ctx.derived
+        self._next_beat = 0
+        self._times: list[BeatTime] = []
+        self._planned_clock = 0.0
+        if self.ctx.estimated:
+            print(f"[{self.scene_id}] no plan given: beat durations estimated from the text",
+                  file=sys.stderr)
+
+    # -- time ---------------------------------------------------------------------------------
+    @property
+    def now(self) -> float:
+        """Seconds of video written so far (planned time when nothing is written)."""
+        if self.renderer.skip_animations or config.dry_run:
+            return self._planned_clock
+        return float(self.renderer.time)
+
+    def s(self, key: str) -> str:
+        """An on-screen string of this scene's script."""
+        return self.script.s(key)
+
+    def items(self, key: str) -> tuple[str, ...]:
+        return self.script.items(key)
+
+    # -- beats --------------------------------------------------------------------------------
+    @contextmanager
+    def beat(self, beat_id: str) -> Iterator[BeatClock]:
+        beats = self.script.beats
+        if self._next_beat >= len(beats):
+            raise RuntimeError(f"{self.script.source}: scene plays beat {beat_id!r} "
+                               f"but the script has only {len(beats)} beats")
+        expected = beats[self._next_beat].id
+        if beat_id != expected:
+            raise RuntimeError(f"{self.script.source}: scene plays beat {beat_id!r} "
+                               f"where the script has {expected!r}")
+        self._next_beat += 1
+        duration = float(self.ctx.durations[beat_id])
+        start_planned = self._planned_clock
+        clock = BeatClock(self, beat_id, duration)
+        yield clock
+        left = clock.remaining
+        if left >= 1 / config.frame_rate:
+            self.wait(left)
+        elif left < -0.1:
+            print(f"[{self.scene_id}] beat {beat_id!r} animations overrun its narration by "
+                  f"{-left:.2f} s", file=sys.stderr)
+        self._planned_clock = start_planned + max(duration, clock.elapsed)
+        self._times.append(BeatTime(beat_id, clock.start, self.now))
+
+    def construct(self) -> None:
+        self.narrate()
+        if self._next_beat != len(self.script.beats):
+            missing = [b.id for b in self.script.beats[self._next_beat:]]
+            raise RuntimeError(f"{self.script.source}: beats never played: {', '.join(missing)}")
+        if self.mobjects:
+            self.play(FadeOut(Group(*self.mobjects)), run_time=SCENE_TAIL)
+        else:
+            self.wait(SCENE_TAIL)
+        self._planned_clock += SCENE_TAIL
+        self._write_times()
+
+    def narrate(self) -> None:
+        raise NotImplementedError
+
+    def _write_times(self) -> None:
+        if self.ctx.times_dir is None:
+            return
+        times = SceneTimes(self.scene_id, tuple(self._times), self.now)
+        self.ctx.times_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.ctx.times_dir, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(times.to_json(), fh)
+        os.replace(tmp, self.ctx.times_dir / f"{self.scene_id}.json")
+
+    # -- shared pieces ------------------------------------------------------------------------
+    def title_card(self, b: BeatClock) -> Mobject:
+        """Show the scene title large, then move it to the header; returns the header."""
+        big = theme.text(self.script.title, theme.TITLE_SIZE, theme.FG, weight="BOLD")
+        theme.fit(big, theme.CONTENT_W)
+        self.play(Write(big), run_time=b.rt(0.2, 1.2))
+        header = theme.text(self.script.title, theme.HEAD_SIZE, theme.MUTED)
+        theme.fit(header, theme.CONTENT_W)
+        header.to_edge(UP, buff=0.3)
+        self.play(big.animate.become(header), run_time=b.rt(0.12, 0.7))
+        return big
+
+    def fade_in(self, *mobs: Mobject, b: BeatClock, share: float = 0.15, cap: float = 0.8):
+        self.play(*[FadeIn(m, shift=0.1 * DOWN) for m in mobs], run_time=b.rt(share, cap))
+
+    def clear_content(self, b: BeatClock, keep: tuple[Mobject, ...] = ()) -> None:
+        """Fade out everything but ``keep`` (e.g. the header)."""
+        gone = [m for m in self.mobjects if m not in keep]
+        if gone:
+            self.play(*[FadeOut(m) for m in gone], run_time=b.rt(0.1, 0.5))
+
+    # -- numbers, formatted like the narration (one place: narration.numfmt) ----------------
+    def num(self, x: float, decimals: int | None = None) -> str:
+        return numfmt.number(float(x), self.lang, decimals).display
+
+    def pct(self, share: float) -> str:
+        return numfmt.percent(float(share), self.lang).display
+
+    def vec(self, xs, decimals: int | None = None) -> str:
+        return numfmt.vector([float(x) for x in xs], self.lang, decimals).display

@@ -1,0 +1,158 @@
+"""The shared look of every scene: colours, fonts, layout bands and small building blocks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import manimgx_fonts_cjk
+import manimpango
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Mobject,
+    Rectangle,
+    RoundedRectangle,
+    Text,
+    VGroup,
+    config,
+)
+
+# Fonts: a bundled Noto Sans CJK so Chinese never renders as boxes, whatever the system has.
+FONT_DIR = Path(manimgx_fonts_cjk.__file__).resolve().parent
+FONT_FILE = next(FONT_DIR.glob("*.tt[cf]"))
+FONT = "Noto Sans CJK SC"
+manimpango.register_font(str(FONT_FILE))
+
+# Colours (Q yellow, K teal, V red-ish, kept throughout)
+BG = "#10131a"
+FG = "#e8e8ee"
+MUTED = "#8a90a0"
+Q_COLOR = "#f4c542"
+K_COLOR = "#2ec4b6"
+V_COLOR = "#ef6f6c"
+ACCENT = "#7aa2f7"
+GOOD = "#8bd17c"
+PANEL = "#1c2230"
+
+# Layout (Manim units; the frame is 14.22 x 8): header at top, subtitles in the bottom band.
+FRAME_W = config.frame_width
+FRAME_H = config.frame_height
+MARGIN = 0.45
+HEADER_Y = FRAME_H / 2 - 0.5
+CONTENT_TOP = FRAME_H / 2 - 1.05
+SUBTITLE_BAND = 1.45  # the bottom band kept free for subtitles
+CONTENT_BOTTOM = -FRAME_H / 2 + SUBTITLE_BAND
+CONTENT_W = FRAME_W - 2 * MARGIN
+CONTENT_H = CONTENT_TOP - CONTENT_BOTTOM
+CONTENT_CENTER = (CONTENT_TOP + CONTENT_BOTTOM) / 2 * UP
+
+# Text sizes (chosen to stay readable at 480p)
+TITLE_SIZE = 44
+HEAD_SIZE = 30
+BODY_SIZE = 28
+SMALL_SIZE = 22
+NUM_SIZE = 28
+
+
+def text(s: str, size: float = BODY_SIZE, color: str = FG, weight: str = "NORMAL") -> Text:
+    """Text in the theme font (CJK-capable)."""
+    return Text(s, font=FONT, font_size=size, color=color, weight=weight)
+
+
+def fit(m: Mobject, width: float = CONTENT_W, height: float = CONTENT_H) -> Mobject:
+    """Scale ``m`` down (never up) to fit inside width x height."""
+    if m.width > width:
+        m.scale_to_fit_width(width)
+    if m.height > height:
+        m.scale_to_fit_height(height)
+    return m
+
+
+def place_in_content(m: Mobject, width: float = CONTENT_W, height: float = CONTENT_H) -> Mobject:
+    """Fit ``m`` into the content area and centre it there."""
+    fit(m, width, height)
+    return m.move_to(CONTENT_CENTER)
+
+
+def inside_content(m: Mobject, tol: float = 1e-3) -> bool:
+    """True if ``m`` lies within the content area (not in the header or subtitle band)."""
+    return (
+        m.get_left()[0] >= -FRAME_W / 2 + MARGIN - tol
+        and m.get_right()[0] <= FRAME_W / 2 - MARGIN + tol
+        and m.get_bottom()[1] >= CONTENT_BOTTOM - tol
+        and m.get_top()[1] <= CONTENT_TOP + tol
+    )
+
+
+def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG) -> VGroup:
+    """Text broken into lines that fit ``max_width`` (CJK by character, Latin by word)."""
+    words = s.split(" ") if " " in s else list(s)
+    sep = " " if " " in s else ""
+    lines: list[str] = []
+    cur = ""
+    for w in words:
+        trial = (cur + sep + w) if cur else w
+        if cur and text(trial, size).width > max_width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = trial
+    if cur:
+        lines.append(cur)
+    group = VGroup(*[text(line, size, color) for line in lines])
+    return group.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
+
+
+def panel(width: float, height: float, color: str = MUTED, fill: str = PANEL) -> RoundedRectangle:
+    return RoundedRectangle(
+        corner_radius=0.12, width=width, height=height, stroke_color=color,
+        stroke_width=2, fill_color=fill, fill_opacity=1,
+    )
+
+
+def vector_column(
+    entries: Sequence[str], color: str, size: float = NUM_SIZE, label: str | None = None
+) -> VGroup:
+    """A vector drawn as a column of numbers in brackets, optionally with a label above."""
+    nums = VGroup(*[text(e, size, color) for e in entries]).arrange(DOWN, buff=0.16)
+    h = nums.height + 0.3
+    left = VGroup(
+        Rectangle(width=0.05, height=h).set_stroke(width=0).set_fill(color, 1),
+        Rectangle(width=0.16, height=0.05).set_stroke(width=0).set_fill(color, 1),
+        Rectangle(width=0.16, height=0.05).set_stroke(width=0).set_fill(color, 1),
+    )
+    left[1].align_to(left[0], UP).align_to(left[0], LEFT)
+    left[2].align_to(left[0], DOWN).align_to(left[0], LEFT)
+    right = left.copy().flip(UP)
+    left.next_to(nums, LEFT, buff=0.08)
+    right.next_to(nums, RIGHT, buff=0.08)
+    col = VGroup(left, nums, right)
+    if label is not None:
+        col.add(text(label, SMALL_SIZE, color).next_to(col, UP, buff=0.12))
+    return col
+
+
+def bar(share: float, label: str, max_len: float, color: str, height: float = 0.34) -> VGroup:
+    """A horizontal weight bar of length share*max_len with its percentage to the right."""
+    length = max(share * max_len, 0.02)
+    rect = Rectangle(width=length, height=height).set_stroke(width=0).set_fill(color, 0.9)
+    lab = text(label, SMALL_SIZE, FG).next_to(rect, RIGHT, buff=0.12)
+    return VGroup(rect, lab)
+
+
+def bars(
+    names: Sequence[str], shares: Sequence[float], labels: Sequence[str], color: str,
+    max_len: float = 5.0,
+) -> VGroup:
+    """A bar chart of weights: names right-aligned in a column, one bar and percentage each."""
+    name_mobs = VGroup(*[text(n, SMALL_SIZE) for n in names])
+    name_mobs.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
+    rows = VGroup()
+    for name, share, lab in zip(name_mobs, shares, labels, strict=True):
+        b = bar(share, lab, max_len, color).next_to(name, RIGHT, buff=0.25)
+        b.align_to(name_mobs.get_right() + RIGHT * 0.25, LEFT)
+        rows.add(VGroup(name, b))
+    return rows

@@ -1,0 +1,127 @@
+"""Hand-computed values and edge cases of softmax, attention and shift_normalize."""
+
+import math
+
+import numpy as np
+import pytest
+
+from qkv_math import attention, derive, load_numbers, shift_normalize, softmax
+
+
+def test_worked_example_by_hand() -> None:
+    # Query token "追" (index 1): q = [0, 1]; keys [1, 0], [0, 1], [1, 1].
+    scores = [0 * 1 + 1 * 0, 0 * 0 + 1 * 1, 0 * 1 + 1 * 1]
+    assert scores == [0, 1, 1]
+    scaled = [s / math.sqrt(2) for s in scores]
+    exps = [math.exp(s) for s in scaled]
+    weights = [e / sum(exps) for e in exps]
+    values = [[1, 2], [3, 0], [0, 1]]
+    output = [sum(w * v[j] for w, v in zip(weights, values, strict=True)) for j in range(2)]
+
+    got = derive(load_numbers()).worked
+    assert got.d == 2
+    assert got.scores == pytest.approx(scores)
+    assert got.scaled == pytest.approx(scaled)
+    assert got.weights == pytest.approx(weights)
+    assert got.output == pytest.approx(output)
+    # Spot values, so a wrong formula above cannot hide: e^(1/√2) ≈ 2.0281.
+    assert got.weights == pytest.approx([0.197776, 0.401112, 0.401112], abs=1e-6)
+    assert got.output == pytest.approx([1.401112, 0.796664], abs=1e-6)
+
+
+def test_fill_blank_and_projections_by_hand() -> None:
+    d = derive(load_numbers())
+    # query [1, 1, 0] against K rows [1,1,0], [1,0,0], [0,0,1], [-2,-1,0]
+    scores = [2.0, 1.0, 0.0, -3.0]
+    assert d.fill_scores == pytest.approx(scores)
+    total = sum(math.exp(s) for s in scores)
+    weights = [math.exp(s) / total for s in scores]
+    assert d.fill_weights == pytest.approx(weights)
+    assert d.fill_shifted == pytest.approx([5 / 12, 4 / 12, 3 / 12, 0.0])
+    # V is the identity on the first three tokens and zero for "我".
+    assert d.fill_output == pytest.approx(weights[:3])
+    # x = [1, 0, 1] picks rows 1 and 3 of each W and adds them.
+    assert d.proj_q == pytest.approx([2.0, 1.0])
+    assert d.proj_k == pytest.approx([1.0, 1.0])
+    assert d.proj_v == pytest.approx([2.0, 1.0])
+    assert d.sqrt_d_model == 8.0
+
+
+def test_softmax_large_inputs_are_finite() -> None:
+    w = softmax([1000.0, 1001.0])
+    assert np.isfinite(w).all()
+    e = math.exp(-1)
+    assert w == pytest.approx([e / (1 + e), 1 / (1 + e)])
+
+
+def test_softmax_minus_inf_gets_exactly_zero() -> None:
+    w = softmax([0.0, -np.inf, 1.0])
+    assert w[1] == 0.0
+    assert w.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "x",
+    [[1.0, np.nan], [[0.0, 1.0], [-np.inf, -np.inf]], [np.inf, 0.0], [], 3.0],
+    ids=["nan", "all-minus-inf-row", "plus-inf", "empty", "scalar"],
+)
+def test_softmax_rejects(x: object) -> None:
+    with pytest.raises(ValueError):
+        softmax(x)
+
+
+def test_softmax_axis() -> None:
+    a = np.array([[1.0, 2.0], [3.0, 5.0]])
+    assert softmax(a, axis=0) == pytest.approx(softmax(a.T).T)
+    with pytest.raises(ValueError, match="axis"):
+        softmax(a, axis=2)
+
+
+def test_attention_one_query_vs_several() -> None:
+    K = [[1, 0], [0, 1], [1, 1]]
+    V = [[1, 2], [3, 0], [0, 1]]
+    one = attention([0, 1], K, V)
+    many = attention([[1, 0], [0, 1]], K, V)
+    assert one.scores.shape == one.weights.shape == (3,)
+    assert one.output.shape == (2,)
+    assert many.scores.shape == many.weights.shape == (2, 3)
+    assert many.output.shape == (2, 2)
+    assert many.output[1] == pytest.approx(one.output)
+
+
+def test_attention_unscaled() -> None:
+    a = attention([0, 1], [[1, 0], [0, 1]], [[1.0], [0.0]], scale=False)
+    assert a.scaled == pytest.approx(a.scores)
+    e = math.e
+    assert a.weights == pytest.approx([1 / (1 + e), e / (1 + e)])
+
+
+@pytest.mark.parametrize(
+    ("Q", "K", "V", "expected"),
+    [
+        (
+            [[1, 2, 3]],
+            [[1, 0], [0, 1], [1, 1]],
+            [[1], [2], [3]],
+            "Q has 3 columns but K has 2 (Q shape (1, 3), K shape (3, 2))",
+        ),
+        ([1, 2, 3], [[1, 0], [0, 1]], [[1], [2]], "(Q shape (3,), K shape (2, 2))"),
+        ([1, 0], [[1, 0], [0, 1]], [[1], [2], [3]], "K shape (2, 2), V shape (3, 1)"),
+        ([[[1, 0]]], [[1, 0]], [[1]], "Q shape (1, 1, 2)"),
+        ([1, 0], [1, 0], [[1]], "K shape (2,)"),
+        ([1, 0], [[1, 0]], [1], "V shape (1,)"),
+        ([1, np.nan], [[1, 0]], [[1]], "Q contains NaN"),
+    ],
+)
+def test_attention_wrong_shapes(Q: object, K: object, V: object, expected: str) -> None:
+    with pytest.raises(ValueError) as info:
+        attention(Q, K, V)
+    assert expected in str(info.value)
+
+
+def test_shift_normalize() -> None:
+    assert shift_normalize([2, 1, 0, -3], 3) == pytest.approx([5 / 12, 4 / 12, 3 / 12, 0])
+    with pytest.raises(ValueError, match="negative"):
+        shift_normalize([2, 1, 0, -3], 1)
+    with pytest.raises(ValueError, match="add up to 0"):
+        shift_normalize([-1, -1], 1)

@@ -1,0 +1,273 @@
+"""Loading and validating the numbers file."""
+
+import math
+import pickle
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qkv_math import DEFAULT_NUMBERS, NumbersError, derive, load_numbers
+
+DEFAULT_TEXT = DEFAULT_NUMBERS.read_text(encoding="utf-8")
+
+
+def sub(old: str, new: str) -> Callable[[str], str]:
+    """An edit replacing one exact, unique snippet of the default file."""
+
+    def edit(text: str) -> str:
+        assert text.count(old) == 1, f"snippet not unique in default file: {old!r}"
+        return text.replace(old, new)
+
+    return edit
+
+
+def drop_table(name: str) -> Callable[[str], str]:
+    def edit(text: str) -> str:
+        out, n = re.subn(rf"(?ms)^\[{name}\]\n.*?(?=^\[|\Z)", "", text)
+        assert n == 1
+        return out
+
+    return edit
+
+
+def write(tmp_path: Path, text: str, name: str = "my_numbers.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_default_file_loads() -> None:
+    n = load_numbers()
+    assert n.source == DEFAULT_NUMBERS
+    we, fb, pr, sc = n.worked_example, n.fill_blank, n.projections, n.scaling
+    assert we.tokens == {"zh": ("猫", "追", "球"), "en": ("cat", "chases", "ball")}
+    assert we.query == 1
+    assert we.Q.dtype == float and we.Q.tolist() == [[1, 0], [0, 1], [1, 1]]
+    assert we.V.tolist() == [[1, 2], [3, 0], [0, 1]]
+    assert fb.tokens["en"] == ("France", "Beijing", "grew up", "I")
+    assert fb.features["zh"] == ("和语言有关", "从小生活的地方", "是一个动作")
+    assert fb.value_features["en"] == ("French", "Chinese", "action")
+    assert fb.query.tolist() == [1, 1, 0]
+    assert fb.K.shape == (4, 3) and fb.V.shape == (4, 3)
+    assert fb.shift == 3.0 and fb.d_model == 64
+    assert pr.x.tolist() == [1, 0, 1] and pr.W_V.shape == (3, 2)
+    assert (sc.seed, sc.dims, sc.keys, sc.samples) == (7, (4, 16, 64, 256), 4, 2000)
+    assert sc.amplify == (1.0, 2.0, 4.0, 8.0)
+    assert load_numbers(str(DEFAULT_NUMBERS)).worked_example.query == 1
+
+
+def test_arrays_are_read_only() -> None:
+    n = load_numbers()
+    with pytest.raises(ValueError):
+        n.worked_example.Q[0, 0] = 5
+
+
+def test_round_trip_changed_values(tmp_path: Path) -> None:
+    text = sub("V = [[1, 2], [3, 0], [0, 1]]", "V = [[2, 0], [0, 2], [4, 4]]")(DEFAULT_TEXT)
+    text = sub("query = 1 ", "query = 2 ")(text)
+    d = derive(load_numbers(write(tmp_path, text)))
+    # query token "球": q = [1, 1]; scores [1, 1, 2] / √2
+    exps = [math.exp(s / math.sqrt(2)) for s in (1, 1, 2)]
+    w = [e / sum(exps) for e in exps]
+    assert d.worked.weights == pytest.approx(w)
+    assert d.worked.output == pytest.approx([2 * w[0] + 4 * w[2], 2 * w[1] + 4 * w[2]])
+
+
+BAD = [
+    ("missing-table", drop_table("projections"), "projections"),
+    ("missing-key", sub("shift = 3 ", "# shift = 3 "), "fill_blank.shift"),
+    ("unknown-key", sub("keys = 4\n", "keys = 4\nkeyz = 5\n"), "scaling.keyz"),
+    ("unknown-table", lambda t: t + "\n[extra]\na = 1\n", "extra"),
+    (
+        "ragged",
+        sub("V = [[1, 2], [3, 0], [0, 1]]", "V = [[1, 2], [3], [0, 1]]"),
+        "worked_example.V",
+    ),
+    ("not-a-matrix", sub("\nQ = [[1, 0], [0, 1], [1, 1]]", "\nQ = [1, 0]"), "worked_example.Q"),
+    ("empty-matrix", sub("V = [[1, 2], [3, 0], [0, 1]]", "V = []"), "worked_example.V"),
+    (
+        "qk-columns",
+        sub("K = [[1, 0], [0, 1], [1, 1]]", "K = [[1, 0, 0], [0, 1, 0], [1, 1, 0]]"),
+        "worked_example.K",
+    ),
+    ("v-rows", sub("V = [[1, 2], [3, 0], [0, 1]]", "V = [[1, 2], [3, 0]]"), "worked_example.V"),
+    ("fill-query-length", sub("query = [1, 1, 0]", "query = [1, 1]"), "fill_blank.query"),
+    (
+        "fill-k-columns",
+        sub(
+            "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]",
+            "K = [[1, 1], [1, 0], [0, 0], [-2, -1]]",
+        ),
+        "fill_blank.K",
+    ),
+    (
+        "fill-v-columns",
+        sub(
+            "V = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]",
+            "V = [[1, 0], [0, 1], [0, 0], [0, 0]]",
+        ),
+        "fill_blank.V",
+    ),
+    (
+        "proj-rows",
+        sub("W_K = [[0, 1], [1, 0], [1, 0]]", "W_K = [[0, 1], [1, 0]]"),
+        "projections.W_K",
+    ),
+    (
+        "proj-columns",
+        sub("W_K = [[0, 1], [1, 0], [1, 0]]", "W_K = [[0, 1, 0], [1, 0, 0], [1, 0, 0]]"),
+        "projections.W_K",
+    ),
+    (
+        "nan",
+        sub("\nQ = [[1, 0], [0, 1], [1, 1]]", "\nQ = [[nan, 0], [0, 1], [1, 1]]"),
+        "worked_example.Q",
+    ),
+    ("inf", sub("[-2, -1, 0]]", "[-inf, -1, 0]]"), "fill_blank.K"),
+    (
+        "string",
+        sub("V = [[1, 2], [3, 0], [0, 1]]", 'V = [[1, "2"], [3, 0], [0, 1]]'),
+        "worked_example.V",
+    ),
+    ("bool-in-vector", sub("x = [1, 0, 1]", "x = [true, 0, 1]"), "projections.x"),
+    ("bool-query", sub("query = 1 ", "query = true "), "worked_example.query"),
+    (
+        "token-count",
+        sub(
+            'zh = ["猫", "追", "球"], en = ["cat", "chases", "ball"]',
+            'zh = ["猫", "追"], en = ["cat", "chases"]',
+        ),
+        "worked_example.Q",
+    ),
+    (
+        "language-lengths",
+        sub('en = ["cat", "chases", "ball"]', 'en = ["cat", "chases"]'),
+        "worked_example.tokens.en",
+    ),
+    (
+        "missing-en",
+        sub(', en = ["about a language", "childhood home", "an action"]', ""),
+        "fill_blank.features.en",
+    ),
+    (
+        "token-not-string",
+        sub('zh = ["猫", "追", "球"]', "zh = [1, 2, 3]"),
+        "worked_example.tokens.zh",
+    ),
+    ("token-empty", sub('"chases"', '" "'), "worked_example.tokens.en"),
+    (
+        "tokens-not-table",
+        sub(
+            'tokens = { zh = ["猫", "追", "球"], en = ["cat", "chases", "ball"] }',
+            'tokens = ["cat", "chases", "ball"]',
+        ),
+        "worked_example.tokens",
+    ),
+    ("query-out-of-range", sub("query = 1 ", "query = 3 "), "worked_example.query"),
+    ("query-negative", sub("query = 1 ", "query = -1 "), "worked_example.query"),
+    ("query-not-integer", sub("query = 1 ", "query = 1.5 "), "worked_example.query"),
+    ("negative-shifted-score", sub("shift = 3 ", "shift = 1 "), "fill_blank.shift"),
+    (
+        "shift-zero-total",
+        lambda t: sub("shift = 3 ", "shift = 0 ")(
+            sub("K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]", "K = [[0, 0, 0]] ")(t)
+            .replace("[[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]", "[[0, 0, 0]]")
+            .replace('["法国", "北京", "长大", "我"]', '["我"]')
+            .replace('["France", "Beijing", "grew up", "I"]', '["I"]')
+        ),
+        "fill_blank.shift",
+    ),
+    ("d-model-zero", sub("d_model = 64", "d_model = 0"), "fill_blank.d_model"),
+    ("dims-zero", sub("dims = [4, 16, 64, 256]", "dims = [4, 0]"), "scaling.dims"),
+    ("dims-empty", sub("dims = [4, 16, 64, 256]", "dims = []"), "scaling.dims"),
+    ("keys-zero", sub("keys = 4", "keys = 0"), "scaling.keys"),
+    ("samples-float", sub("samples = 2000", "samples = 2000.0"), "scaling.samples"),
+    ("seed-string", sub("seed = 7", 'seed = "7"'), "scaling.seed"),
+    ("amplify-negative", sub("amplify = [1, 2, 4, 8]", "amplify = [1, -2]"), "scaling.amplify"),
+    ("amplify-string", sub("amplify = [1, 2, 4, 8]", 'amplify = [1, "x"]'), "scaling.amplify"),
+]
+
+
+@pytest.mark.parametrize(("edit", "key"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_file(tmp_path: Path, edit: Callable[[str], str], key: str) -> None:
+    path = write(tmp_path, edit(DEFAULT_TEXT))
+    with pytest.raises(NumbersError) as info:
+        load_numbers(path)
+    err = info.value
+    assert err.key == key
+    assert err.file == path
+    message = str(err)
+    assert "\n" not in message
+    assert message.startswith(f"{path}: {key}: ")
+    assert "my_numbers.toml" in message and err.problem in message
+
+
+def test_ragged_message(tmp_path: Path) -> None:
+    edit = sub("V = [[1, 2], [3, 0], [0, 1]]", "V = [[1, 2], [3], [0, 1]]")
+    path = write(tmp_path, edit(DEFAULT_TEXT), "numbers.toml")
+    with pytest.raises(NumbersError) as info:
+        load_numbers(path)
+    assert str(info.value) == f"{path}: worked_example.V: row 2 has 1 number but row 1 has 2"
+
+
+def test_messages_name_the_problem(tmp_path: Path) -> None:
+    cases = {
+        sub("shift = 3 ", "shift = 1 "): "at least 3",
+        sub("query = 1 ", "query = 3 "): "0 to 2",
+        sub("query = 1 ", "query = 1.5 "): "whole number",
+        sub("x = [1, 0, 1]", "x = [true, 0, 1]"): "boolean",
+        sub("[-2, -1, 0]]", "[-inf, -1, 0]]"): "finite",
+        sub(', en = ["about a language", "childhood home", "an action"]', ""): '"en"',
+    }
+    for edit, words in cases.items():
+        with pytest.raises(NumbersError, match=re.escape(words)):
+            load_numbers(write(tmp_path, edit(DEFAULT_TEXT)))
+
+
+def test_invalid_toml_names_the_line(tmp_path: Path) -> None:
+    edit = sub("\nQ = [[1, 0], [0, 1], [1, 1]]", "\nQ = [[1, 0], [0, 1], [1, 1]")
+    path = write(tmp_path, edit(DEFAULT_TEXT))
+    with pytest.raises(NumbersError) as info:
+        load_numbers(path)
+    assert info.value.key == ""
+    message = str(info.value)
+    assert message.startswith(f"{path}: not valid TOML")
+    assert re.search(r"line \d+", message)
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda p: p / "absent.toml", "file not found"),
+        (lambda p: p, "directory"),
+        (lambda p: (p / "bin.toml").write_bytes(b"\xff\xfe = 1") and p / "bin.toml", "UTF-8"),
+    ],
+    ids=["missing", "directory", "not-utf8"],
+)
+def test_unreadable_file(tmp_path: Path, make: Callable[[Path], Path], words: str) -> None:
+    path = make(tmp_path)
+    with pytest.raises(NumbersError, match=words) as info:
+        load_numbers(path)
+    assert str(path) in str(info.value)
+
+
+def test_error_attributes_and_pickle() -> None:
+    err = NumbersError("numbers.toml", "worked_example.Q", "row 2 has 1 number but row 1 has 2")
+    assert str(err) == "numbers.toml: worked_example.Q: row 2 has 1 number but row 1 has 2"
+    assert isinstance(err, ValueError)
+    again = pickle.loads(pickle.dumps(err))
+    assert (again.file, again.key, again.problem, str(again)) == (
+        err.file,
+        err.key,
+        err.problem,
+        str(err),
+    )
+
+
+def test_derive_reads_read_only_arrays_without_copy_problems() -> None:
+    d = derive(load_numbers())
+    assert isinstance(d.fill_scores, np.ndarray)
+    assert d.fill_scores.flags.writeable
