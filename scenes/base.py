@@ -62,6 +62,7 @@ class NarratedScene(Scene):
         self._next_beat = 0
         self._times: list[BeatTime] = []
         self._planned_clock = 0.0
+        self.layout_issues: list[str] = []
         if self.ctx.estimated:
             print(f"[{self.scene_id}] no plan given: beat durations estimated from the text",
                   file=sys.stderr)
@@ -105,6 +106,7 @@ class NarratedScene(Scene):
                   f"{-left:.2f} s", file=sys.stderr)
         self._planned_clock = start_planned + max(duration, clock.elapsed)
         self._times.append(BeatTime(beat_id, clock.start, self.now))
+        self._check_layout(beat_id)
 
     def construct(self) -> None:
         self.narrate()
@@ -120,6 +122,27 @@ class NarratedScene(Scene):
 
     def narrate(self) -> None:
         raise NotImplementedError
+
+    def _check_layout(self, beat_id: str) -> None:
+        """Record anything on screen that leaves the frame margins or enters the subtitle band."""
+        half_w, half_h = theme.FRAME_W / 2, theme.FRAME_H / 2
+        tol = 0.02
+        for m in self.mobjects:
+            if m.width == 0 and m.height == 0:
+                continue
+            where = []
+            if m.get_left()[0] < -half_w + theme.MARGIN - tol - 0.25:
+                where.append("left edge")
+            if m.get_right()[0] > half_w - theme.MARGIN + tol + 0.25:
+                where.append("right edge")
+            if m.get_top()[1] > half_h - 0.1 + tol:
+                where.append("top edge")
+            if m.get_bottom()[1] < theme.CONTENT_BOTTOM - tol:
+                where.append("subtitle band")
+            if where:
+                name = type(m).__name__
+                self.layout_issues.append(f"{self.scene_id}.{beat_id}: {name} crosses the "
+                                          f"{' and '.join(where)}")
 
     def _write_times(self) -> None:
         if self.ctx.times_dir is None:

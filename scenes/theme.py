@@ -156,3 +156,19 @@ def bars(
         b.align_to(name_mobs.get_right() + RIGHT * 0.25, LEFT)
         rows.add(VGroup(name, b))
     return rows
+
+
+def formula(expr: str, size: float = 40, color: str = FG) -> Mobject:
+    """A formula typeset by Typst (math mode), with the CJK font available to it."""
+    from manim import MathTypst
+
+    return MathTypst(expr, font_size=size, color=color, font_paths=[str(FONT_DIR)])
+
+
+def typst_text(code: str, size: float = 32, color: str = FG) -> Mobject:
+    """Mixed text and math typeset by Typst (markup mode), CJK-capable."""
+    from manim import Typst
+
+    preamble = f'#set text(font: "{FONT}")'
+    return Typst(code, font_size=size, color=color, typst_preamble=preamble,
+                 font_paths=[str(FONT_DIR)])

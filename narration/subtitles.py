@@ -1,0 +1,618 @@
+"""Subtitle cues from narration text and word timings; SRT writing and reading.
+
+Why the line splitting is hand-written: no maintained library splits subtitle lines for
+Chinese by character count *and* times the cues from per-word TTS timings. Generic text
+wrappers (``textwrap``) need spaces, which Chinese does not have, and know nothing about
+clause punctuation or timings; subtitle tools (``srt``, ``pysubs2``) only read and write
+cues. So we tokenize the text into unbreakable atoms, choose line breaks with a small
+dynamic program (punctuation first, then length), group lines into cues, time each cue
+from the word timings and finally enforce the duration and gap rules. ``srt`` is used only
+for the file format.
+
+Rules, in short:
+
+* Lines hold at most ``ZH_MAX_CHARS`` (16) characters for Chinese and ``EN_MAX_CHARS``
+  (42) for English, measured as ``len`` of the displayed, stripped line (so CJK characters,
+  Latin letters, digits, spaces and punctuation all count as one). A cue has at most two
+  lines.
+* Breaks are preferred after punctuation (sentence ends, then ``;:`` and dashes, then
+  commas, then ``、``), for English before a conjunction/preposition, then at any other
+  space; in Chinese at any character boundary, preferring word-timing boundaries. Ragged
+  lines and single-character Chinese lines are penalized. English words, numbers such as
+  ``0.71``/``39%`` and Latin tokens such as ``Q·K`` are never broken (only a token longer
+  than a whole line is cut). Opening brackets/quotes stick to the next token and closing
+  punctuation to the previous one.
+* Chinese lines drop trailing ``，、。；：`` (and ``,;:``, ``．``); ``？！``, closing quotes
+  and brackets are kept. English keeps all punctuation.
+* A cue spans from the start of its first spoken character to the end of its last one;
+  characters without a word timing are interpolated by position between timed neighbours
+  (extrapolated at the average character rate at the edges); with no timings at all the
+  speech time ``[0, speech_end]`` is spread over the non-space characters.
+* Then: a cue lasts at least ``MIN_DURATION`` (5/6 s) if the next cue allows, at most
+  ``MAX_DURATION`` (7 s; longer cues are split into single lines, and lines are split
+  further), consecutive cues are at least ``gap`` (2 frames at 12.5 fps) apart, and a cue
+  never leaves ``[offset, offset + speech_end]`` of its beat. Times are whole milliseconds
+  (SRT precision). Only if a beat's speech is too short to hold its cues with these gaps are
+  the gap and the 1-frame minimum visibility shrunk (cues then stay ordered and
+  non-overlapping).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tempfile
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import srt
+
+from narration.types import WordTiming
+
+ZH_MAX_CHARS = 16
+EN_MAX_CHARS = 42
+MAX_LINES = 2
+MIN_DURATION = 5 / 6
+MAX_DURATION = 7.0
+FRAME = 1 / 12.5
+DEFAULT_GAP = 2 * FRAME
+
+_MS_MIN_VISIBLE = round(FRAME * 1000)
+
+# Characters whose break-after behaviour is special.
+_SENTENCE_END = frozenset("。！？!?.．｡‼⁇⁈⁉")
+_CLAUSE_STRONG = frozenset("；;：:—―…⋯")
+_COMMAS = frozenset("，,､")
+_ENUM_COMMA = frozenset("、")
+_BREAK_DASHES = ("—", "―", "--")
+_ZH_DROP = "，、。；：,;:．｡､"
+# Joins two word characters into one token (0.71, Q·K, don't, self-attention, 10:30).
+_CONNECTORS = frozenset(".,·・'’-‐‑/:×^_+&")
+_EN_CONJ = frozenset(
+    "and but or so because with of to in on for that which".split()
+)
+_EN_ARTICLES = frozenset({"a", "an", "the"})
+_EN_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "vs.", "mr.", "mrs.", "ms.", "dr.", "prof.",
+                               "fig.", "eq.", "no.", "cf.", "approx."})
+_CJK_RANGES = (
+    (0x2E80, 0x2FDF), (0x3005, 0x3007), (0x3040, 0x30FF), (0x3100, 0x312F),
+    (0x31A0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF),
+    (0xF900, 0xFAFF), (0x20000, 0x3134F),
+)
+_WS = re.compile(r"\s+")
+
+# Costs of the line/cue dynamic programs (only their order matters much).
+_COST_SENTENCE = 0.0
+_COST_CLAUSE = 5.0
+_COST_COMMA_EN = 10.0
+_COST_ENUM = 20.0
+_COST_CLOSER = 30.0
+_COST_CONJ = 30.0
+_COST_SPACE_ZH = 40.0
+_COST_BEFORE_OPENER = 40.0
+_COST_CJK = 50.0
+_COST_SPACE_EN = 60.0
+_COST_AFTER_ARTICLE = 90.0
+_COST_INSIDE_WORD = 100.0
+_COST_RAGGED = 40.0  # times ((limit - width) / limit) ** 2
+_COST_ORPHAN = 300.0  # a one-character Chinese line
+_COST_SENTENCE_INSIDE_LINE = 50.0
+_COST_CUE = 100.0
+_COST_SENTENCE_INSIDE_CUE = 30.0
+_COST_SHORT_CUE = 80.0
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One subtitle: absolute seconds in the video and 1-2 display lines."""
+
+    start: float
+    end: float
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Atom:
+    """An unbreakable run of text ``text[start:end]`` and the cost of breaking after it."""
+
+    start: int
+    end: int
+    cost: float = 0.0
+    sentence: bool = False
+
+
+@dataclass(frozen=True)
+class _RawCue:
+    """A cue in milliseconds before the gap/duration rules; ``lo``/``hi`` bound it."""
+
+    start: int
+    end: int
+    lo: int
+    hi: int
+    lines: tuple[str, ...]
+
+
+# --------------------------------------------------------------------------- characters
+
+
+def _is_cjk(c: str) -> bool:
+    o = ord(c)
+    return c.isalnum() and any(a <= o <= b for a, b in _CJK_RANGES)
+
+
+def _is_word(c: str) -> bool:
+    return (c.isalnum() or unicodedata.category(c).startswith("M")) and not _is_cjk(c)
+
+
+def _is_closer(c: str) -> bool:
+    return unicodedata.category(c) in ("Pe", "Pf") or c in "\"'"
+
+
+def _is_opener(c: str) -> bool:
+    return unicodedata.category(c) in ("Ps", "Pi")
+
+
+def _is_zh(lang: str) -> bool:
+    low = lang.lower()
+    if low.startswith(("zh", "cmn")):
+        return True
+    if low.startswith("en"):
+        return False
+    raise ValueError(f"unsupported subtitle language: {lang!r} (expected zh* or en*)")
+
+
+def _display(segment: str, zh: bool) -> str:
+    """The displayed form of a line: whitespace collapsed, stripped, Chinese ends cleaned."""
+    line = _WS.sub(" ", segment).strip()
+    if zh:
+        line = line.rstrip(_ZH_DROP + " ")
+    return line
+
+
+# --------------------------------------------------------------------------- tokenizing
+
+
+def _units(text: str) -> list[tuple[int, int, str]]:
+    """Split into (start, end, kind) with kind ``core``, ``open`` or ``close``."""
+    units: list[tuple[int, int, str]] = []
+    n = len(text)
+    quotes = 0
+    i = 0
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif _is_cjk(c):
+            units.append((i, i + 1, "core"))
+            i += 1
+        elif _is_word(c):
+            j = i + 1
+            while j < n:
+                if _is_word(text[j]):
+                    j += 1
+                elif text[j] in _CONNECTORS and j + 1 < n and _is_word(text[j + 1]):
+                    j += 2
+                else:
+                    break
+            units.append((i, j, "core"))
+            i = j
+        else:
+            prev = text[i - 1] if i else " "
+            nxt = text[i + 1] if i + 1 < n else " "
+            if c == '"':
+                quotes += 1
+                opening = quotes % 2 == 1
+            elif c == "'":
+                opening = (prev.isspace() or _is_opener(prev)) and not nxt.isspace()
+            elif c in "-−+":
+                opening = nxt.isdigit() and not _is_word(prev)
+            else:
+                opening = _is_opener(c) or unicodedata.category(c) == "Sc" or c in "#@"
+            units.append((i, i + 1, "open" if opening else "close"))
+            i += 1
+    return units
+
+
+def _spans(text: str, zh: bool, limit: int) -> list[tuple[int, int]]:
+    """Unbreakable spans: punctuation attached, Latin tokens kept whole."""
+    spans: list[list[int]] = []
+    pending: list[int] | None = None  # opening punctuation waiting for its token
+    for s, e, kind in _units(text):
+        if kind == "open" or (kind == "close" and (pending is not None or not spans)):
+            pending = [s, e] if pending is None else [pending[0], e]
+        elif kind == "close":
+            spans[-1][1] = e
+        else:
+            spans.append([pending[0] if pending else s, e])
+            pending = None
+    if pending is not None:
+        if spans:
+            spans[-1][1] = pending[1]
+        else:
+            spans.append(pending)
+
+    merged: list[list[int]] = []
+    for span in spans:
+        if merged and merged[-1][1] == span[0] and _joins(text, merged[-1], span, zh):
+            merged[-1][1] = span[1]
+        else:
+            merged.append(span)
+
+    out: list[tuple[int, int]] = []
+    for s, e in merged:  # cut only tokens longer than a whole line
+        if len(_display(text[s:e], zh)) <= limit:
+            out.append((s, e))
+        else:
+            out.extend((k, min(k + limit, e)) for k in range(s, e, limit))
+    return out
+
+
+def _joins(text: str, left: list[int], right: list[int], zh: bool) -> bool:
+    """Whether two touching spans form one token (no space between them)."""
+    a = text[left[0]:left[1]]
+    if a.endswith(_BREAK_DASHES):
+        return False
+    if not zh:
+        return True
+    last, first = a[-1], text[right[0]]
+    breaks = _SENTENCE_END | _CLAUSE_STRONG | _COMMAS | _ENUM_COMMA
+    return not (_is_cjk(last) or _is_cjk(first) or last in breaks)
+
+
+def _break_cost(text: str, a: tuple[int, int], b: tuple[int, int], zh: bool,
+                inside_word: bool) -> tuple[float, bool]:
+    """Cost of a line break between spans ``a`` and ``b``, and whether it ends a sentence."""
+    seg = text[a[0]:a[1]]
+    core = seg.rstrip("".join(c for c in set(seg) if _is_closer(c)))
+    last = core[-1:] if core else ""
+    nxt = text[b[0]:b[1]]
+    if last in _SENTENCE_END and (zh or core.lower().split()[-1] not in _EN_ABBREVIATIONS):
+        return _COST_SENTENCE, True
+    if last in _CLAUSE_STRONG or core.endswith(_BREAK_DASHES):
+        cost = _COST_CLAUSE
+    elif last in _COMMAS:
+        cost = _COST_CLAUSE if zh else _COST_COMMA_EN
+    elif last in _ENUM_COMMA:
+        cost = _COST_ENUM
+    elif core != seg:
+        cost = _COST_CLOSER
+    elif zh:
+        if b[0] > a[1]:
+            cost = _COST_SPACE_ZH
+        else:
+            cost = _COST_INSIDE_WORD if inside_word else _COST_CJK
+    else:
+        word = "".join(c for c in core.lower() if c.isalnum() or c in "'’")
+        nword = "".join(c for c in nxt.lower() if c.isalnum() or c in "'’")
+        if nword in _EN_CONJ:
+            cost = _COST_CONJ
+        elif word in _EN_ARTICLES:
+            cost = _COST_AFTER_ARTICLE
+        else:
+            cost = _COST_SPACE_EN
+    if nxt and _is_opener(nxt[0]):
+        cost = min(cost, _COST_BEFORE_OPENER)
+    return cost, False
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def _char_times(text: str, words: Sequence[WordTiming],
+                speech_end: float) -> tuple[list[float], list[float], list[int]]:
+    """Per-character (start, end) clip times and the index of the timing that covers it."""
+    n = len(text)
+    t0 = [math.nan] * n
+    t1 = [math.nan] * n
+    word_of = [-1] * n
+    usable = sorted(
+        (w for w in words if math.isfinite(w.start) and math.isfinite(w.end)),
+        key=lambda w: (w.char_start, w.start),
+    )
+    for k, w in enumerate(usable):
+        idx = [i for i in range(max(0, w.char_start), min(n, w.char_end))
+               if math.isnan(t0[i]) and not text[i].isspace()]
+        if not idx:
+            continue
+        a = min(max(w.start, 0.0), speech_end)
+        b = min(max(w.end, a), speech_end)
+        weights = [1.0 if text[i].isalnum() else 0.0 for i in idx]
+        if not any(weights):
+            weights = [1.0] * len(idx)
+        _spread(t0, t1, idx, weights, a, b)
+        for i in idx:
+            word_of[i] = k
+
+    timed = [i for i in range(n) if not math.isnan(t0[i])]
+    spoken = [t1[i] - t0[i] for i in timed if text[i].isalnum()]
+    rate = sum(spoken) / len(spoken) if spoken else 0.0
+    i = 0
+    while i < n:
+        if not math.isnan(t0[i]):
+            i += 1
+            continue
+        q = i
+        while q < n and math.isnan(t0[q]):
+            q += 1
+        idx = list(range(i, q))
+        weights = [0.0 if text[k].isspace() else 1.0 for k in idx]
+        n_spoken = sum(text[k].isalnum() for k in idx)
+        if not timed:
+            a, b = 0.0, speech_end
+        elif i == 0:
+            b = t0[q]
+            a = max(0.0, b - rate * n_spoken)
+        elif q == n:
+            a = t1[i - 1]
+            b = min(speech_end, a + rate * n_spoken)
+        else:
+            a, b = t1[i - 1], max(t0[q], t1[i - 1])
+        _spread(t0, t1, idx, weights, a, b)
+        i = q
+
+    for i in range(1, n):  # monotone clip times
+        t0[i] = max(t0[i], t0[i - 1])
+        t1[i] = max(t1[i], t1[i - 1], t0[i])
+    return t0, t1, word_of
+
+
+def _spread(t0: list[float], t1: list[float], idx: list[int], weights: list[float],
+            a: float, b: float) -> None:
+    """Share ``[a, b]`` among the characters ``idx`` in proportion to ``weights``."""
+    total = sum(weights)
+    acc = 0.0
+    for i, wt in zip(idx, weights, strict=True):
+        t0[i] = a + (b - a) * acc / total if total else a
+        acc += wt
+        t1[i] = a + (b - a) * acc / total if total else a
+
+
+def _span_time(text: str, t0: list[float], t1: list[float], s: int,
+               e: int) -> tuple[float, float]:
+    """Clip time from the first to the last spoken character of ``text[s:e]``."""
+    chars = [i for i in range(s, e) if text[i].isalnum()]
+    if not chars:
+        chars = [i for i in range(s, e) if not text[i].isspace()] or [s]
+    return t0[chars[0]], max(t1[i] for i in chars)
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
+    limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
+    spans = _spans(text, zh, limit)
+    atoms: list[_Atom] = []
+    for k, (s, e) in enumerate(spans):
+        if k + 1 == len(spans):
+            atoms.append(_Atom(s, e))
+            break
+        nxt = spans[k + 1]
+        left = [i for i in range(s, e) if text[i].isalnum()]
+        right = [i for i in range(nxt[0], nxt[1]) if text[i].isalnum()]
+        inside = bool(left and right) and word_of[left[-1]] == word_of[right[0]] != -1
+        cost, sentence = _break_cost(text, (s, e), nxt, zh, inside)
+        atoms.append(_Atom(s, e, cost, sentence))
+    return atoms
+
+
+def _break_lines(text: str, atoms: list[_Atom], zh: bool,
+                 times: list[tuple[float, float]]) -> list[tuple[int, int]]:
+    """Best line breaks as (first atom, end atom) pairs, by dynamic programming."""
+    limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
+    n = len(atoms)
+    best = [math.inf] * (n + 1)
+    back = [0] * (n + 1)
+    best[0] = 0.0
+    for i in range(n):
+        if best[i] == math.inf:
+            continue
+        inner = 0.0
+        end_time = -math.inf
+        for j in range(i + 1, n + 1):
+            atom = atoms[j - 1]
+            if j > i + 1 and atoms[j - 2].sentence:
+                inner += _COST_SENTENCE_INSIDE_LINE
+            end_time = max(end_time, times[j - 1][1])
+            width = len(_display(text[atoms[i].start:atom.end], zh))
+            too_long = end_time - times[i][0] > MAX_DURATION
+            if j > i + 1 and (width > limit or too_long):
+                break
+            cost = best[i] + inner + _COST_RAGGED * ((limit - min(width, limit)) / limit) ** 2
+            if zh and width == 1 and n > 1:
+                cost += _COST_ORPHAN
+            if j < n:
+                cost += atom.cost
+            if cost < best[j]:
+                best[j] = cost
+                back[j] = i
+    lines: list[tuple[int, int]] = []
+    j = n
+    while j > 0:
+        lines.append((back[j], j))
+        j = back[j]
+    return lines[::-1]
+
+
+def _group_lines(atoms: list[_Atom], lines: list[tuple[int, int]],
+                 times: list[tuple[float, float]]) -> list[list[tuple[int, int]]]:
+    """Group lines into cues of at most ``MAX_LINES`` lines lasting at most 7 s."""
+    m = len(lines)
+    best = [math.inf] * (m + 1)
+    back = [0] * (m + 1)
+    best[0] = 0.0
+    for k in range(m):
+        for size in range(1, MAX_LINES + 1):
+            if k + size > m:
+                break
+            first, last = lines[k][0], lines[k + size - 1][1] - 1
+            start = times[first][0]
+            end = max(t[1] for t in times[first:last + 1])
+            if size > 1 and end - start > MAX_DURATION:
+                break
+            cost = best[k] + _COST_CUE
+            if k + size < m:
+                cost += atoms[last].cost
+            cost += sum(_COST_SENTENCE_INSIDE_CUE for a, _ in lines[k + 1:k + size]
+                        if atoms[a - 1].sentence)
+            if end - start < MIN_DURATION:
+                cost += _COST_SHORT_CUE
+            if cost < best[k + size]:
+                best[k + size] = cost
+                back[k + size] = k
+    groups: list[list[tuple[int, int]]] = []
+    j = m
+    while j > 0:
+        groups.append(lines[back[j]:j])
+        j = back[j]
+    return groups[::-1]
+
+
+def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
+              speech_end: float) -> list[_RawCue]:
+    zh = _is_zh(lang)
+    if not (math.isfinite(offset) and math.isfinite(speech_end)):
+        raise ValueError("offset and speech_end must be finite")
+    if offset < 0:
+        raise ValueError(f"offset must be >= 0, got {offset}")
+    if not text.strip():
+        return []
+    if speech_end <= 0:
+        raise ValueError(f"speech_end must be > 0 for non-empty text, got {speech_end}")
+    t0, t1, word_of = _char_times(text, words, speech_end)
+    atoms = _atoms(text, zh, word_of)
+    times = [_span_time(text, t0, t1, a.start, a.end) for a in atoms]
+    lo = _ms_up(offset)
+    hi = max(lo, _ms_down(offset + speech_end))
+    out: list[_RawCue] = []
+    for group in _group_lines(atoms, _break_lines(text, atoms, zh, times), times):
+        shown = (_display(text[atoms[a].start:atoms[b - 1].end], zh) for a, b in group)
+        lines = tuple(line for line in shown if line)
+        if not lines:
+            continue
+        start, end = _span_time(text, t0, t1, atoms[group[0][0]].start,
+                                atoms[group[-1][1] - 1].end)
+        out.append(_RawCue(round((offset + start) * 1000), round((offset + end) * 1000),
+                           lo, hi, lines))
+    return out
+
+
+# --------------------------------------------------------------------------- scheduling
+
+
+def _ms_up(t: float) -> int:
+    return math.ceil(t * 1000 - 1e-6)
+
+
+def _ms_down(t: float) -> int:
+    return math.floor(t * 1000 + 1e-6)
+
+
+def _place(raw: Sequence[_RawCue], visible: int, gap: int) -> list[int] | None:
+    """Cue starts (ms) as close to the wanted ones as the bounds allow, or None."""
+    starts: list[int] = []
+    for r in raw:
+        s = min(max(r.start, r.lo), r.hi - visible)
+        if starts:
+            s = max(s, starts[-1] + visible + gap)
+        starts.append(s)
+    for i in range(len(raw) - 1, -1, -1):
+        limit = raw[i].hi - visible
+        if i + 1 < len(raw):
+            limit = min(limit, starts[i + 1] - gap - visible)
+        starts[i] = min(starts[i], limit)
+    ok = all(s >= r.lo for s, r in zip(starts, raw, strict=True)) and all(
+        b - a >= visible + gap for a, b in zip(starts, starts[1:], strict=False)
+    )
+    return starts if ok else None
+
+
+def _schedule(raw: Sequence[_RawCue], gap: float) -> list[Cue]:
+    """Apply the min/max duration, gap and bound rules; times in whole milliseconds."""
+    if not raw:
+        return []
+    visible, gap_ms = _MS_MIN_VISIBLE, _ms_up(gap)
+    min_ms, max_ms = _ms_up(MIN_DURATION), _ms_down(MAX_DURATION)
+    starts = _place(raw, visible, gap_ms)
+    while starts is None:  # too little speech time for this many cues: shrink the spacing
+        visible, gap_ms = visible // 2, gap_ms // 2
+        starts = _place(raw, visible, gap_ms)
+        if starts is None and visible == gap_ms == 0:
+            raise ValueError("cues cannot be ordered inside their beats (overlapping beats?)")
+    cues: list[Cue] = []
+    for i, (r, s) in enumerate(zip(raw, starts, strict=True)):
+        limit = min(r.hi, s + max_ms)
+        if i + 1 < len(raw):
+            limit = min(limit, starts[i + 1] - gap_ms)
+        end = max(min(max(r.end, s + min_ms), limit), s + visible)
+        cues.append(Cue(s / 1000, end / 1000, r.lines))
+    return cues
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def cues_for_beat(text: str, words: Sequence[WordTiming], lang: str, offset: float,
+                  speech_end: float, *, gap: float = DEFAULT_GAP) -> list[Cue]:
+    """Subtitle cues for one narration beat.
+
+    ``text`` is spoken from ``offset`` (absolute seconds in the video); ``words`` are its
+    timings relative to the clip start, and ``speech_end`` is the clip-relative time the
+    speech ends, so every cue lies in ``[offset, offset + speech_end]``. ``lang`` is
+    ``zh*`` or ``en*``; ``gap`` is the minimum pause between consecutive cues in seconds.
+    """
+    return _schedule(_raw_cues(text, words, lang, offset, speech_end), gap)
+
+
+def build_track(beats: Sequence[tuple[str, Sequence[WordTiming], float, float]], lang: str,
+                *, gap: float = DEFAULT_GAP) -> list[Cue]:
+    """All cues of a video from ``(text, words, offset, speech_end)`` beats in time order.
+
+    The gap rule also holds across beat boundaries. Beats whose speech overlaps raise
+    ``ValueError``.
+    """
+    raw: list[_RawCue] = []
+    prev_end = -math.inf
+    for text, words, offset, speech_end in beats:
+        if offset < prev_end - 1e-6:
+            raise ValueError(f"beat at {offset:.3f} s starts before the previous speech "
+                             f"ends ({prev_end:.3f} s)")
+        prev_end = offset + speech_end
+        raw.extend(_raw_cues(text, words, lang, offset, speech_end))
+    return _schedule(raw, gap)
+
+
+def write_srt(cues: Sequence[Cue], path: Path) -> None:
+    """Write ``cues`` as a UTF-8 SRT file, atomically (temporary file + ``os.replace``)."""
+    path = Path(path)
+    subs = [
+        srt.Subtitle(index=i, start=timedelta(milliseconds=round(c.start * 1000)),
+                     end=timedelta(milliseconds=round(c.end * 1000)),
+                     content="\n".join(c.lines))
+        for i, c in enumerate(cues, start=1)
+    ]
+    data = srt.compose(subs, reindex=False)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_srt(path: Path) -> list[Cue]:
+    """Read an SRT file written by :func:`write_srt` (or any valid SRT) into cues."""
+    content = Path(path).read_text(encoding="utf-8-sig")
+    return [
+        Cue(sub.start.total_seconds(), sub.end.total_seconds(),
+            tuple(line.strip() for line in sub.content.splitlines() if line.strip()))
+        for sub in srt.parse(content)
+    ]

@@ -1,0 +1,95 @@
+"""On-disk cache of synthesized clips, keyed by what determines the audio."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from narration.tts.base import DEFAULT_RATE, Engine, atomic_write_text, wav_duration
+from narration.tts.select import AutoEngine
+from narration.types import Clip, WordTiming
+
+FORMAT_VERSION = "qkv-tts/1 wav48k-mono-s16"
+"""Part of every key: bump it when the audio format or the timing rules change."""
+
+
+def cache_key(engine_name: str, voice: str, rate: int | str, text: str) -> str:
+    """sha256 hex over (format version, engine, voice, rate, text)."""
+    payload = json.dumps(
+        [FORMAT_VERSION, engine_name, voice, rate, text], ensure_ascii=False, separators=(",", ":")
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+class AudioCache:
+    """``<root>/<key>.wav`` plus ``<root>/<key>.json`` (words, duration, engine, voice).
+
+    Both files are written atomically, the JSON last: a clip counts as cached only when
+    its JSON is present and valid, so an interrupted run never yields a half-written clip.
+    With an :class:`AutoEngine` the clip is keyed under, and reported as, the engine that
+    actually spoke; an online-voice clip already cached is used without any network access.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def paths(self, key: str) -> tuple[Path, Path]:
+        """The WAV and JSON paths for ``key``."""
+        return self.root / f"{key}.wav", self.root / f"{key}.json"
+
+    def get_or_synthesize(
+        self,
+        engine: Engine,
+        text: str,
+        voice: str | None,
+        rate: int | str | None,
+        lang: str,
+    ) -> Clip:
+        """The cached clip for these settings, synthesizing it on a miss.
+
+        ``voice=None`` means ``engine.default_voice(lang)``; ``rate=None`` normal speed.
+        """
+        voice = voice or engine.default_voice(lang)
+        rate = DEFAULT_RATE if rate is None else rate
+        if isinstance(engine, AutoEngine):
+            return engine.run(lambda eng, v: self._get_or_make(eng, text, v, rate), voice)
+        return self._get_or_make(engine, text, voice, rate)
+
+    def lookup(self, engine_name: str, text: str, voice: str, rate: int | str) -> Clip | None:
+        """The cached clip, or None if missing or unreadable."""
+        key = cache_key(engine_name, voice, rate, text)
+        wav, meta_path = self.paths(key)
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            if meta["key"] != key or not wav.is_file():
+                return None
+            words = tuple(WordTiming(*map(float, w[:2]), *map(int, w[2:])) for w in meta["words"])
+            return Clip(wav, float(meta["duration"]), words, meta["engine"], meta["voice"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _get_or_make(self, engine: Engine, text: str, voice: str, rate: int | str) -> Clip:
+        clip = self.lookup(engine.name, text, voice, rate)
+        if clip is not None:
+            return clip
+        key = cache_key(engine.name, voice, rate, text)
+        wav, meta_path = self.paths(key)
+        words = engine.synthesize(text, voice, rate, wav)  # writes wav atomically
+        try:
+            duration = wav_duration(wav)
+            meta = {
+                "key": key,
+                "format": FORMAT_VERSION,
+                "engine": engine.name,
+                "voice": voice,
+                "rate": rate,
+                "text": text,
+                "duration": duration,
+                "words": [[w.start, w.end, w.char_start, w.char_end] for w in words],
+            }
+            atomic_write_text(meta_path, json.dumps(meta, ensure_ascii=False, indent=1))
+        except BaseException:
+            wav.unlink(missing_ok=True)
+            raise
+        return Clip(wav, duration, tuple(words), engine.name, voice)

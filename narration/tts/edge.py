@@ -1,0 +1,184 @@
+"""Online voice: Microsoft Edge "read aloud" neural voices through ``edge-tts``.
+
+Network access happens only in :meth:`EdgeEngine._fetch`. It runs in a daemon thread with
+its own event loop, so a stalled DNS lookup or proxy cannot block the caller longer than
+the timeouts (``edge-tts``'s own timeouts do not cover a stalled proxy, and ``asyncio.run``
+would wait for a hung ``getaddrinfo`` thread on shutdown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import math
+import threading
+import unicodedata
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from narration.tts.base import (
+    audio_segment,
+    clamp_words,
+    lang_key,
+    rate_percent,
+    to_pcm48,
+    write_wav,
+)
+from narration.types import TTSError, TTSUnavailable, WordTiming
+
+VOICES = {"zh": "zh-CN-XiaoxiaoNeural", "en": "en-US-AriaNeural"}
+TICKS_PER_SECOND = 10_000_000  # edge offsets and durations are in 100 ns ticks
+
+
+def _is_punctuation(word: str) -> bool:
+    return all(unicodedata.category(ch).startswith(("P", "Z")) for ch in word)
+
+
+def parse_edge_stream(
+    chunks: Iterable[Mapping[str, Any]], text: str
+) -> tuple[bytes, tuple[WordTiming, ...]]:
+    """Split an edge-tts chunk stream into MP3 bytes and word timings over ``text``.
+
+    ``chunks`` are edge-tts 7.3 stream items: ``{"type": "audio", "data": bytes}`` or
+    ``{"type": "WordBoundary", "offset": ticks, "duration": ticks, "text": str}``. Each
+    boundary's text is searched in ``text`` forward from the previous match (exactly, then
+    ignoring case); words that cannot be found, and punctuation-only ones, are skipped.
+    """
+    audio = bytearray()
+    words: list[WordTiming] = []
+    lowered = text.lower() if len(text.lower()) == len(text) else None
+    cursor = 0
+    for chunk in chunks:
+        kind = chunk.get("type")
+        if kind == "audio":
+            audio += chunk["data"]
+            continue
+        if kind != "WordBoundary":
+            continue  # SentenceBoundary or anything newer
+        word = str(chunk.get("text", "")).strip()
+        if not word or _is_punctuation(word):
+            continue
+        pos = text.find(word, cursor)
+        if pos < 0 and lowered is not None and len(word.lower()) == len(word):
+            pos = lowered.find(word.lower(), cursor)
+        if pos < 0:
+            continue
+        start = chunk["offset"] / TICKS_PER_SECOND
+        end = start + max(chunk.get("duration", 0), 0) / TICKS_PER_SECOND
+        words.append(WordTiming(start, end, pos, pos + len(word)))
+        cursor = pos + len(word)
+    if not audio:
+        raise TTSError("the online voice returned no audio")
+    return bytes(audio), tuple(words)
+
+
+def mp3_to_wav(mp3: bytes, out_wav: Path) -> float:
+    """Decode MP3 bytes (with imageio-ffmpeg) into a 48 kHz mono WAV; return its duration."""
+    try:
+        segment = audio_segment().from_file(io.BytesIO(mp3), format="mp3", codec="mp3")
+    except Exception as exc:  # pydub raises CouldntDecodeError and friends
+        raise TTSError(f"could not decode the online voice's MP3: {exc}") from exc
+    return write_wav(out_wav, to_pcm48(segment))
+
+
+class EdgeEngine:
+    """Online engine (edge-tts): voices zh-CN-XiaoxiaoNeural and en-US-AriaNeural.
+
+    ``timeout`` bounds each wait on the service (connecting, then between stream chunks);
+    ``total_timeout`` (default ``max(30, 4 * timeout)``) bounds a whole request. Being
+    unreachable raises ``TTSUnavailable("online voice unreachable: ...")``.
+    """
+
+    name = "edge"
+
+    def __init__(self, timeout: float = 8.0, total_timeout: float | None = None) -> None:
+        self.timeout = timeout
+        self.total_timeout = total_timeout if total_timeout is not None else max(30, 4 * timeout)
+
+    def default_voice(self, lang: str) -> str:
+        """Edge neural voice for ``lang``."""
+        try:
+            return VOICES[lang_key(lang)]
+        except KeyError:
+            raise ValueError(f"no edge voice for language {lang!r}") from None
+
+    def synthesize(
+        self, text: str, voice: str, rate: int | str, out_wav: Path
+    ) -> tuple[WordTiming, ...]:
+        """Speak ``text`` into a 48 kHz mono WAV at ``out_wav``; return word timings."""
+        if not text.strip():
+            raise TTSError("nothing to say: the text is empty")
+        edge_rate = f"{rate_percent(rate, voice):+d}%"
+        chunks = self._fetch(text, voice, edge_rate)
+        mp3, words = parse_edge_stream(chunks, text)
+        duration = mp3_to_wav(mp3, Path(out_wav))
+        return clamp_words(words, duration)
+
+    # --- network ---------------------------------------------------------------------------
+
+    def _fetch(self, text: str, voice: str, rate: str) -> list[dict[str, Any]]:
+        """All stream chunks for one request (the only place that touches the network)."""
+        result: dict[str, Any] = {}
+
+        def worker() -> None:
+            try:
+                result["chunks"] = asyncio.run(self._collect(text, voice, rate))
+            except BaseException as exc:
+                result["error"] = exc
+
+        thread = threading.Thread(target=worker, name="edge-tts", daemon=True)
+        thread.start()
+        thread.join(self.total_timeout + 1.0)
+        if thread.is_alive() and "chunks" not in result:
+            raise TTSUnavailable(
+                f"online voice unreachable: no answer within {self.total_timeout:.0f} s"
+            )
+        if "error" in result:
+            error = result["error"]
+            if isinstance(error, TTSError):
+                raise error
+            raise _translate(error) from error
+        return result["chunks"]
+
+    async def _collect(self, text: str, voice: str, rate: str) -> list[dict[str, Any]]:
+        import edge_tts
+
+        wait = max(1, math.ceil(self.timeout))
+        communicate = edge_tts.Communicate(
+            text, voice, rate=rate, boundary="WordBoundary",
+            connect_timeout=wait, receive_timeout=wait,
+        )  # fmt: skip
+        stream = communicate.stream()
+        chunks: list[dict[str, Any]] = []
+        try:
+            async with asyncio.timeout(self.total_timeout):
+                while True:
+                    try:
+                        chunk = await asyncio.wait_for(anext(stream), self.timeout)
+                    except StopAsyncIteration:
+                        break
+                    chunks.append(dict(chunk))
+        finally:
+            await stream.aclose()
+        return chunks
+
+
+def _translate(exc: BaseException) -> TTSError:
+    """Map an edge-tts / aiohttp failure onto TTSUnavailable (network-ish) or TTSError."""
+    import aiohttp
+    from edge_tts import exceptions as edge_exc
+
+    if isinstance(exc, TimeoutError):
+        return TTSUnavailable("online voice unreachable: timed out waiting for the service")
+    network = (
+        aiohttp.ClientError,
+        OSError,
+        edge_exc.WebSocketError,
+        edge_exc.SkewAdjustmentError,
+    )
+    if isinstance(exc, network):
+        return TTSUnavailable(f"online voice unreachable: {type(exc).__name__}: {exc}")
+    if isinstance(exc, edge_exc.EdgeTTSException | ValueError | TypeError):
+        return TTSError(f"online voice failed: {type(exc).__name__}: {exc}")
+    return TTSError(f"online voice failed unexpectedly: {type(exc).__name__}: {exc}")

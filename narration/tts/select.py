@@ -1,0 +1,104 @@
+"""Choosing the voice engine: "auto" (online, falling back to offline), "edge", "offline"."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from narration.tts.base import Engine, lang_of_voice
+from narration.tts.espeak import EspeakEngine
+from narration.types import TTSUnavailable, WordTiming
+
+MODES = ("auto", "edge", "offline")
+AUTO_TIMEOUT = 3.0
+"""Seconds auto mode waits on the online voice before giving up on it for the run."""
+
+T = TypeVar("T")
+
+
+class AutoEngine:
+    """Online voice first; once it is unreachable, the offline voice for the rest of the run.
+
+    The first ``TTSUnavailable`` from ``online`` calls ``warn`` (exactly once) and switches
+    to ``offline`` for that request and every later one, so a run without network waits
+    for the online voice at most once. Other ``TTSError``s propagate.
+
+    ``voice`` arguments are ``online`` voice names (see :meth:`default_voice`); the offline
+    engine speaks with its default voice for the same language.
+
+    Which engine spoke: ``last_engine`` is the concrete engine that produced (or, through
+    ``AudioCache``, had cached) the last clip; ``active`` is the one the next request goes
+    to first; ``fell_back`` says whether the switch happened. ``AudioCache`` stores each
+    clip under, and reports in ``Clip.engine``, the concrete engine -- never "auto".
+    """
+
+    name = "auto"
+
+    def __init__(self, online: Engine, offline: Engine, warn: Callable[[str], None]) -> None:
+        self.online = online
+        self.offline = offline
+        self.warn = warn
+        self.fell_back = False
+        self.last_engine: Engine | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def active(self) -> Engine:
+        """The engine the next request will try first."""
+        return self.offline if self.fell_back else self.online
+
+    def default_voice(self, lang: str) -> str:
+        """The online engine's voice for ``lang``."""
+        return self.online.default_voice(lang)
+
+    def offline_voice(self, voice: str) -> str:
+        """The offline engine's voice for the language of ``voice``."""
+        return self.offline.default_voice(lang_of_voice(voice))
+
+    def run(self, attempt: Callable[[Engine, str], T], voice: str) -> T:
+        """Call ``attempt(engine, engine_voice)``: online unless fallen back, else offline."""
+        if not self.fell_back:
+            try:
+                result = attempt(self.online, voice)
+            except TTSUnavailable as exc:
+                self._fall_back(exc)
+            else:
+                self.last_engine = self.online
+                return result
+        result = attempt(self.offline, self.offline_voice(voice))
+        self.last_engine = self.offline
+        return result
+
+    def synthesize(
+        self, text: str, voice: str, rate: int | str, out_wav: Path
+    ) -> tuple[WordTiming, ...]:
+        """Synthesize with the active engine (see the class docstring)."""
+        return self.run(lambda engine, v: engine.synthesize(text, v, rate, out_wav), voice)
+
+    def _fall_back(self, exc: TTSUnavailable) -> None:
+        with self._lock:
+            if self.fell_back:
+                return
+            self.fell_back = True
+        self.warn(f"{exc}; falling back to the offline voice (espeak-ng) for the rest of this run")
+
+
+def choose_engine(mode: str, warn: Callable[[str], None]) -> Engine:
+    """The engine for ``mode``: "auto", "edge" (online only) or "offline" (espeak-ng).
+
+    "offline" never imports the online engine nor touches the network. "edge" raises
+    ``TTSUnavailable("online voice unreachable: ...")`` from ``synthesize`` when offline.
+    """
+    if mode == "offline":
+        return EspeakEngine()
+    if mode == "edge":
+        from narration.tts.edge import EdgeEngine
+
+        return EdgeEngine()
+    if mode == "auto":
+        from narration.tts.edge import EdgeEngine
+
+        return AutoEngine(EdgeEngine(timeout=AUTO_TIMEOUT), EspeakEngine(), warn)
+    raise ValueError(f"unknown voice mode {mode!r}; expected one of {', '.join(MODES)}")

@@ -1,0 +1,108 @@
+"""No number of the examples is typed by hand into narration or scene code.
+
+Narration and on-screen strings may hold digits only inside placeholders. Scene code may not
+contain, as a string or a float literal, any value the examples produce (scores, weights,
+percentages, outputs, vectors), in any of the ways the video formats them.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from narration import numfmt
+from narration.facts import build_facts
+from narration.scripts import SCRIPTS_DIR
+from qkv_math.derived import derive
+from qkv_math.numbers import load_numbers
+from scenes.registry import discover
+
+PLACEHOLDER = re.compile(r"\{[A-Za-z0-9_.]*(?::[A-Za-z0-9]*)?\}")
+SCRIPT_FILES = sorted(SCRIPTS_DIR.glob("*/*.toml"))
+SCENE_FILES = [s.path for s in discover()]
+
+
+def _strings(node: object, key: str = ""):
+    if isinstance(node, str):
+        yield key, node
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            yield from _strings(v, f"{key}.{k}" if key else k)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _strings(v, f"{key}[{i}]")
+
+
+@pytest.mark.parametrize("path", SCRIPT_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_scripts_have_digits_only_in_placeholders(path: Path):
+    data = tomllib.loads(path.read_text("utf-8"))
+    for key, text in _strings(data):
+        if key.endswith(".id") or key.startswith("beat[") and key.endswith("].id"):
+            continue
+        bare = PLACEHOLDER.sub("", text)
+        digits = re.findall(r"\S*\d\S*", bare)
+        assert not digits, f"{path}: {key}: typed number(s) {digits}; use a placeholder"
+
+
+def _example_values() -> tuple[set[str], list[float]]:
+    numbers = load_numbers()
+    facts = build_facts(numbers, derive(numbers))
+    strings: set[str] = set()
+    floats: list[float] = []
+    for value in facts.values():
+        if isinstance(value, tuple):
+            for lang in numfmt.LANGS:
+                for dec in (None, 1, 2):
+                    strings.add(numfmt.vector(value, lang, dec).display)
+            floats.extend(x for x in value if round(x, 2) != x)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            x = float(value)
+            if round(x, 2) != x:  # exact short decimals (0.25, 0.5) are also layout numbers
+                floats.append(x)
+            for dec in (None, 1, 2):
+                s = numfmt.number(x, "en", dec).display
+                if len(s.lstrip("−")) >= 2:  # single digits are too common to judge
+                    strings.add(s)
+                    strings.add(s.replace("−", "-"))
+            if 0 <= x <= 1:
+                strings.add(numfmt.percent(x, "en").display)
+    return strings, floats
+
+
+EXAMPLE_STRINGS, EXAMPLE_FLOATS = _example_values()
+
+
+def _offending(tree: ast.AST) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant):
+            continue
+        v = node.value
+        if isinstance(v, str):
+            for s in EXAMPLE_STRINGS:
+                if re.search(rf"(?<![\d.]){re.escape(s)}(?![\d.%])", v):
+                    found.append(f"line {node.lineno}: string {v!r} holds {s!r}")
+        elif isinstance(v, float):
+            decimals = len(repr(v).split(".")[1]) if "." in repr(v) else 0
+            if decimals >= 2 and any(round(x, decimals) == v for x in EXAMPLE_FLOATS):
+                found.append(f"line {node.lineno}: float {v!r} equals an example value")
+    return found
+
+
+@pytest.mark.parametrize("path", SCENE_FILES, ids=lambda p: p.name)
+def test_scene_code_types_no_example_numbers(path: Path):
+    found = _offending(ast.parse(path.read_text("utf-8")))
+    assert not found, f"{path}: " + "; ".join(found)
+
+
+def test_the_check_catches_a_typed_number():
+    weight = derive(load_numbers()).fill_weights[0]
+    typed = numfmt.percent(float(weight), "zh").display
+    assert _offending(ast.parse(f"label = {typed!r}"))
+    assert round(float(weight), 2) != float(weight)
+    assert _offending(ast.parse(f"share = {round(float(weight), 2)!r}"))
+    assert not _offending(ast.parse("buff = 0.25"))
