@@ -30,11 +30,11 @@ Rules, in short:
   speech time ``[0, speech_end]`` is spread over the non-space characters.
 * Then: a cue lasts at least ``MIN_DURATION`` (5/6 s) if the next cue allows, at most
   ``MAX_DURATION`` (7 s; longer cues are split into single lines, and lines are split
-  further), consecutive cues are at least ``gap`` (2 frames at 12.5 fps) apart, and a cue
-  never leaves ``[offset, offset + speech_end]`` of its beat. Times are whole milliseconds
-  (SRT precision). Only if a beat's speech is too short to hold its cues with these gaps are
-  the gap and the 1-frame minimum visibility shrunk (cues then stay ordered and
-  non-overlapping).
+  further), consecutive cues are at least ``gap`` apart (default 2 frames at 25 fps =
+  0.08 s), and a cue never leaves ``[offset, offset + speech_end]`` of its beat. Times are
+  whole milliseconds (SRT precision). Only if a beat's speech is too short to hold its cues
+  with these gaps are the gap and the 2-frame minimum visibility shrunk (cues then stay
+  ordered and non-overlapping).
 """
 
 from __future__ import annotations
@@ -58,10 +58,10 @@ EN_MAX_CHARS = 42
 MAX_LINES = 2
 MIN_DURATION = 5 / 6
 MAX_DURATION = 7.0
-FRAME = 1 / 12.5
-DEFAULT_GAP = 2 * FRAME
+FRAME = 1 / 25
+DEFAULT_GAP = 2 * FRAME  # 0.08 s = 1/12.5 s
 
-_MS_MIN_VISIBLE = round(FRAME * 1000)
+_MS_MIN_VISIBLE = round(2 * FRAME * 1000)
 
 # Characters whose break-after behaviour is special.
 _SENTENCE_END = frozenset("。！？!?.．｡‼⁇⁈⁉")

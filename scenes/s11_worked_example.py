@@ -20,7 +20,10 @@ from manim import (
 from scenes import theme
 from scenes.base import NarratedScene
 
-ROW_H = 0.62
+ROW_H = 0.82
+CELL = 34  # this scene's table is the focus: larger than the theme's body text
+HEAD = 26
+BAR_LEN = 3.2
 
 
 class WorkedExampleScene(NarratedScene):
@@ -35,17 +38,8 @@ class WorkedExampleScene(NarratedScene):
 
         with self.beat("intro") as b:
             self.header = self.title_card(b)
-            cols = [
-                (self.s("token"), [theme.text(t, theme.BODY_SIZE) for t in tokens], theme.FG),
-                ("Q", [theme.text(self.vec(r), theme.NUM_SIZE, theme.Q_COLOR) for r in we.Q],
-                 theme.Q_COLOR),
-                ("K", [theme.text(self.vec(r), theme.NUM_SIZE, theme.K_COLOR) for r in we.K],
-                 theme.K_COLOR),
-                ("V", [theme.text(self.vec(r), theme.NUM_SIZE, theme.V_COLOR) for r in we.V],
-                 theme.V_COLOR),
-            ]
-            self.table = self._columns(cols, left_x=-theme.FRAME_W / 2 + theme.MARGIN + 0.2)
-            self.play(FadeIn(self.table, shift=0.1 * DOWN), run_time=b.rt(0.2, 1.0))
+            self.table = self._build_table(tokens, we, att)
+            self.play(FadeIn(VGroup(*self.table[:4]), shift=0.1 * DOWN), run_time=b.rt(0.2, 1.0))
 
         with self.beat("query") as b:
             row = VGroup(*[col[1][qi] for col in self.table])
@@ -57,34 +51,25 @@ class WorkedExampleScene(NarratedScene):
         with self.beat("scores") as b:
             step = self._step_label(self.s("step1"))
             self.play(FadeIn(step), run_time=b.rt(0.1, 0.5))
-            scores = [theme.text(self.num(s), theme.NUM_SIZE, theme.FG) for s in att.scores]
-            col = self._add_column(self.s("score"), scores, theme.FG)
+            col = self.table[4]
+            self.add(col[0])
             for i in range(n):
                 self.play(
                     TransformFromCopy(VGroup(self.table[1][1][qi], self.table[2][1][i]),
                                       col[1][i]),
                     run_time=b.rt(0.12, 0.7),
                 )
-            self.add(col[0])
             self.step = step
 
         with self.beat("scale") as b:
             self._swap_step(self.s("step2"), b)
-            scaled = [theme.text(self.num(s, 2), theme.NUM_SIZE, theme.FG) for s in att.scaled]
-            col = self._add_column(self.s("scaled"), scaled, theme.ACCENT)
-            self.play(FadeIn(col[0]), *[TransformFromCopy(self.table[-2][1][i], col[1][i])
+            col = self.table[5]
+            self.play(FadeIn(col[0]), *[TransformFromCopy(self.table[4][1][i], col[1][i])
                                        for i in range(n)], run_time=b.rt(0.3, 1.2))
 
         with self.beat("softmax") as b:
             self._swap_step(self.s("step3"), b)
-            bar_len = 2.6
-            bar_mobs = []
-            for w in att.weights:
-                rect = Rectangle(width=max(0.02, w * bar_len), height=0.3)
-                rect.set_stroke(width=0).set_fill(theme.Q_COLOR, 0.85)
-                label = theme.text(self.pct(w), theme.SMALL_SIZE).next_to(rect, RIGHT, buff=0.1)
-                bar_mobs.append(VGroup(rect, label))
-            col = self._add_column(self.s("weight"), bar_mobs, theme.Q_COLOR, align_left=True)
+            col = self.table[6]
             self.play(FadeIn(col[0]), *[GrowFromEdge(m, LEFT) for m in col[1]],
                       run_time=b.rt(0.35, 1.5))
             self.weights_col = col
@@ -93,18 +78,18 @@ class WorkedExampleScene(NarratedScene):
             self._swap_step(self.s("step4"), b)
             terms = VGroup()
             for i in range(n):
-                w = theme.text(self.num(att.weights[i], 2), theme.NUM_SIZE, theme.Q_COLOR)
-                times = theme.text("×", theme.NUM_SIZE)
-                v = theme.text(self.vec(we.V[i]), theme.NUM_SIZE, theme.V_COLOR)
+                w = theme.text(self.num(att.weights[i], 2), CELL, theme.Q_COLOR)
+                times = theme.text("×", CELL)
+                v = theme.text(self.vec(we.V[i]), CELL, theme.V_COLOR)
                 term = VGroup(w, times, v).arrange(RIGHT, buff=0.1)
                 terms.add(term)
                 if i < n - 1:
-                    terms.add(theme.text("+", theme.NUM_SIZE))
-            eq = theme.text("=", theme.NUM_SIZE)
-            out = theme.text(self.vec(att.output, 2), theme.NUM_SIZE, theme.GOOD, weight="BOLD")
+                    terms.add(theme.text("+", CELL))
+            eq = theme.text("=", CELL)
+            out = theme.text(self.vec(att.output, 2), CELL, theme.GOOD, weight="BOLD")
             line = VGroup(*terms, eq, out).arrange(RIGHT, buff=0.18)
             theme.fit(line, theme.CONTENT_W)
-            line.next_to(self.table, DOWN, buff=0.45).set_x(0)
+            line.next_to(self.table, DOWN, buff=0.7).set_x(0)
             if line.get_bottom()[1] < theme.CONTENT_BOTTOM:
                 line.shift(UP * (theme.CONTENT_BOTTOM - line.get_bottom()[1]))
             self.play(FadeIn(VGroup(*terms)), run_time=b.rt(0.25, 1.2))
@@ -112,8 +97,8 @@ class WorkedExampleScene(NarratedScene):
             self.out = out
 
         with self.beat("meaning") as b:
-            label = theme.text(self.s("result"), theme.SMALL_SIZE, theme.GOOD)
-            label.next_to(self.out, UP, buff=0.15)
+            label = theme.text(self.s("result"), HEAD, theme.GOOD)
+            label.next_to(self.out, DOWN, buff=0.25)
             if label.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
                 label.align_to(self.out, RIGHT)
             self.play(FadeIn(label), Indicate(self.out, color=theme.GOOD), run_time=b.rt(0.3, 1.2))
@@ -121,20 +106,42 @@ class WorkedExampleScene(NarratedScene):
                       run_time=b.rt(0.3, 1.2))
 
     # -- layout helpers -------------------------------------------------------------------------
-    def _columns(self, cols, left_x: float) -> VGroup:
-        """A table: each column a (header, cells) VGroup; rows share y positions."""
+    def _build_table(self, tokens, we, att) -> VGroup:
+        """All seven columns, laid out and centred once; later steps reveal columns 4-6."""
+        bars = []
+        for w in att.weights:
+            rect = Rectangle(width=max(0.02, w * BAR_LEN), height=0.36)
+            rect.set_stroke(width=0).set_fill(theme.Q_COLOR, 0.85)
+            label = theme.text(self.pct(w), HEAD).next_to(rect, RIGHT, buff=0.1)
+            bars.append(VGroup(rect, label))
+        cols = [
+            (self.s("token"), [theme.text(t, CELL) for t in tokens], theme.FG, False),
+            ("Q", [theme.text(self.vec(r), CELL, theme.Q_COLOR) for r in we.Q], theme.Q_COLOR,
+             False),
+            ("K", [theme.text(self.vec(r), CELL, theme.K_COLOR) for r in we.K], theme.K_COLOR,
+             False),
+            ("V", [theme.text(self.vec(r), CELL, theme.V_COLOR) for r in we.V], theme.V_COLOR,
+             False),
+            (self.s("score"), [theme.text(self.num(x), CELL) for x in att.scores], theme.FG,
+             False),
+            (self.s("scaled"), [theme.text(self.num(x, 2), CELL) for x in att.scaled],
+             theme.ACCENT, False),
+            (self.s("weight"), bars, theme.Q_COLOR, True),
+        ]
         table = VGroup()
-        top = theme.CONTENT_TOP - 0.9
-        x = left_x
-        for head, cells, color in cols:
-            col = self._make_column(head, cells, color, top)
+        top = theme.CONTENT_TOP - 1.0
+        x = 0.0
+        for head, cells, color, align_left in cols:
+            col = self._make_column(head, cells, color, top, align_left)
             col.shift(RIGHT * (x - col.get_left()[0]))
             table.add(col)
-            x = col.get_right()[0] + 0.45
+            x = col.get_right()[0] + 0.5
+        theme.fit(table, theme.CONTENT_W)
+        table.set_x(0)
         return table
 
     def _make_column(self, head, cells, color, top, align_left=False) -> VGroup:
-        header = theme.text(head, theme.SMALL_SIZE, color)
+        header = theme.text(head, HEAD, color)
         header.move_to(UP * top)
         body = VGroup(*cells)
         for i, cell in enumerate(cells):
@@ -143,13 +150,6 @@ class WorkedExampleScene(NarratedScene):
             for cell in cells:
                 cell.align_to(header, LEFT)
         return VGroup(header, body)
-
-    def _add_column(self, head, cells, color, align_left=False) -> VGroup:
-        top = self.table[0][0].get_y()
-        col = self._make_column(head, cells, color, top, align_left)
-        col.shift(RIGHT * (self.table.get_right()[0] + 0.5 - col.get_left()[0]))
-        self.table.add(col)
-        return col
 
     def _step_label(self, s: str):
         label = theme.text(s, theme.BODY_SIZE, theme.ACCENT)

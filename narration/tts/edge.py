@@ -13,9 +13,9 @@ import io
 import math
 import threading
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from narration.tts.base import (
     audio_segment,
@@ -30,9 +30,14 @@ from narration.types import TTSError, TTSUnavailable, WordTiming
 VOICES = {"zh": "zh-CN-XiaoxiaoNeural", "en": "en-US-AriaNeural"}
 TICKS_PER_SECOND = 10_000_000  # edge offsets and durations are in 100 ns ticks
 
+T = TypeVar("T")
+
 
 def _is_punctuation(word: str) -> bool:
-    return all(unicodedata.category(ch).startswith(("P", "Z")) for ch in word)
+    """Only punctuation that is not read aloud (unlike "&", "%", "#", "@")."""
+    return all(
+        unicodedata.category(ch).startswith(("P", "Z")) and ch not in "&%#@" for ch in word
+    )
 
 
 def parse_edge_stream(
@@ -123,7 +128,7 @@ class EdgeEngine:
 
         def worker() -> None:
             try:
-                result["chunks"] = asyncio.run(self._collect(text, voice, rate))
+                result["chunks"] = _run_without_waiting(self._collect(text, voice, rate))
             except BaseException as exc:
                 result["error"] = exc
 
@@ -162,6 +167,24 @@ class EdgeEngine:
         finally:
             await stream.aclose()
         return chunks
+
+
+def _run_without_waiting(coro: Coroutine[Any, Any, T]) -> T:
+    """Like ``asyncio.run`` but without joining executor threads (a hung DNS lookup)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # for this (worker) thread only
+    try:
+        return loop.run_until_complete(coro)
+    finally:
+        try:
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()  # shuts the default executor down with wait=False
 
 
 def _translate(exc: BaseException) -> TTSError:
