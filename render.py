@@ -126,8 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
 
     from narration.tts.select import choose_engine
-    from narration.tts.types import TTSError
-
+    from narration.types import TTSError
     from pipeline.build import build_language  # heavy imports only once inputs are valid
 
     engine = choose_engine(args.tts, warn=lambda m: _say(f"warning: {m}"))

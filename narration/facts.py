@@ -74,6 +74,11 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["fb.output"] = _vec(derived.fill_output)
     f["fb.min_score"] = float(np.min(derived.fill_scores))
     f["fb.max_score"] = float(np.max(derived.fill_scores))
+    # the naive attempt again with a different constant (shift + 1): the first word's share
+    alt_shift = float(fb.shift) + 1
+    alt = derived.fill_scores + alt_shift
+    f["fb.shift_alt"] = alt_shift
+    f["fb.shifted_alt.0"] = float(alt[0] / alt.sum())
 
     f["pj.x"] = _vec(pj.x)
     f["pj.q"] = _vec(derived.proj_q)
@@ -91,6 +96,7 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["sc.last"] = last
     f["sc.keys"] = numbers.scaling.keys
     f["sc.samples"] = numbers.scaling.samples
+    f["sc.seed"] = numbers.scaling.seed
     for i, row in enumerate(derived.amplified_rows):
         f[f"sc.amp.{i}"] = float(row.factor)
         f[f"sc.amp_top_raw.{i}"] = float(np.max(row.weights_raw))

@@ -3,11 +3,11 @@
 Why the line splitting is hand-written: no maintained library splits subtitle lines for
 Chinese by character count *and* times the cues from per-word TTS timings. Generic text
 wrappers (``textwrap``) need spaces, which Chinese does not have, and know nothing about
-clause punctuation or timings; subtitle tools (``srt``, ``pysubs2``) only read and write
-cues. So we tokenize the text into unbreakable atoms, choose line breaks with a small
-dynamic program (punctuation first, then length), group lines into cues, time each cue
-from the word timings and finally enforce the duration and gap rules. ``srt`` is used only
-for the file format.
+clause punctuation or timings; subtitle tools (``srt``, ``pysubs2``) read, write and shift
+cues but never split text into them. So we tokenize the text into unbreakable atoms,
+choose line breaks with a small dynamic program (punctuation first, then length), group
+lines into cues, time each cue from the word timings and finally enforce the duration and
+gap rules. ``srt`` is used only for the file format.
 
 Rules, in short:
 
@@ -18,12 +18,13 @@ Rules, in short:
 * Breaks are preferred after punctuation (sentence ends, then ``;:`` and dashes, then
   commas, then ``、``), for English before a conjunction/preposition, then at any other
   space; in Chinese at any character boundary, preferring word-timing boundaries. Ragged
-  lines and single-character Chinese lines are penalized. English words, numbers such as
-  ``0.71``/``39%`` and Latin tokens such as ``Q·K`` are never broken (only a token longer
-  than a whole line is cut). Opening brackets/quotes stick to the next token and closing
-  punctuation to the previous one.
-* Chinese lines drop trailing ``，、。；：`` (and ``,;:``, ``．``); ``？！``, closing quotes
-  and brackets are kept. English keeps all punctuation.
+  lines, single-character Chinese lines and lines mixing the end of one sentence with the
+  start of the next are penalized. English words, numbers such as ``0.71``/``39%`` and
+  Latin tokens such as ``Q·K`` are never broken (only a token longer than a whole line is
+  cut). Opening brackets/quotes stick to the next token, closing punctuation to the
+  previous one.
+* Chinese lines drop a trailing run of ``，、。；：`` (and ``,;:``, ``．``); ``？！``,
+  closing quotes and brackets are kept. English keeps all punctuation.
 * A cue spans from the start of its first spoken character to the end of its last one;
   characters without a word timing are interpolated by position between timed neighbours
   (extrapolated at the average character rate at the edges); with no timings at all the
@@ -39,6 +40,7 @@ Rules, in short:
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -73,7 +75,8 @@ _ZH_DROP = "，、。；：,;:．｡､"
 # Joins two word characters into one token (0.71, Q·K, don't, self-attention, 10:30).
 _CONNECTORS = frozenset(".,·・'’-‐‑/:×^_+&")
 _EN_CONJ = frozenset(
-    "and but or so because with of to in on for that which".split()
+    {"and", "but", "or", "so", "because", "with", "of", "to", "in", "on", "for", "that",
+     "which"}
 )
 _EN_ARTICLES = frozenset({"a", "an", "the"})
 _EN_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "vs.", "mr.", "mrs.", "ms.", "dr.", "prof.",
@@ -281,10 +284,9 @@ def _break_cost(text: str, a: tuple[int, int], b: tuple[int, int], zh: bool,
     elif core != seg:
         cost = _COST_CLOSER
     elif zh:
+        cost = _COST_INSIDE_WORD if inside_word else _COST_CJK
         if b[0] > a[1]:
             cost = _COST_SPACE_ZH
-        else:
-            cost = _COST_INSIDE_WORD if inside_word else _COST_CJK
     else:
         word = "".join(c for c in core.lower() if c.isalnum() or c in "'’")
         nword = "".join(c for c in nxt.lower() if c.isalnum() or c in "'’")
@@ -422,7 +424,9 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool,
             too_long = end_time - times[i][0] > MAX_DURATION
             if j > i + 1 and (width > limit or too_long):
                 break
-            cost = best[i] + inner + _COST_RAGGED * ((limit - min(width, limit)) / limit) ** 2
+            cost = best[i] + _COST_RAGGED * ((limit - min(width, limit)) / limit) ** 2
+            if j < n and not atom.sentence:  # "... end. The next": sentence parts mixed
+                cost += inner
             if zh and width == 1 and n > 1:
                 cost += _COST_ORPHAN
             if j < n:
@@ -526,7 +530,7 @@ def _place(raw: Sequence[_RawCue], visible: int, gap: int) -> list[int] | None:
             limit = min(limit, starts[i + 1] - gap - visible)
         starts[i] = min(starts[i], limit)
     ok = all(s >= r.lo for s, r in zip(starts, raw, strict=True)) and all(
-        b - a >= visible + gap for a, b in zip(starts, starts[1:], strict=False)
+        b - a >= visible + gap for a, b in itertools.pairwise(starts)
     )
     return starts if ok else None
 

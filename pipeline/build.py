@@ -10,12 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from narration.subtitles import build_track, write_srt
-from narration.tts.cache import AudioCache
-
 from narration.placeholders import Resolved
 from narration.scripts import SceneScript, video_title
+from narration.subtitles import build_track, write_srt
 from narration.timeline import SceneTimes, beat_slot
+from narration.tts.cache import AudioCache
 from narration.types import Clip, WordTiming
 from pipeline import atomic, media, soundtrack
 from pipeline.scene_render import QUALITIES, RenderedScene, render_scene
@@ -42,14 +41,15 @@ def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache
     beats = [(s.scene_id, b) for s in scripts for b in s.beats]
     clips: dict[tuple[str, str], Clip] = {}
     t0 = time.monotonic()
-    synthesized = 0
+    before = cache.synthesized
     for n, (scene_id, beat) in enumerate(beats, 1):
-        clip, fresh = cache.get_or_synthesize(engine, beat.text.spoken, lang)
-        synthesized += fresh
+        made = cache.synthesized
+        clip = cache.get_or_synthesize(engine, beat.text.spoken, None, None, lang)
         clips[(scene_id, beat.id)] = clip
-        if fresh:
+        if cache.synthesized > made:
             _say(f"[{lang}] voice {n}/{len(beats)}: {scene_id}.{beat.id} "
                  f"({clip.engine}, {clip.duration:.1f} s)")
+    synthesized = cache.synthesized - before
     _say(f"[{lang}] voice: {len(beats)} beats, {synthesized} synthesized, "
          f"{len(beats) - synthesized} from cache ({time.monotonic() - t0:.1f} s)")
     return clips

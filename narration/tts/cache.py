@@ -33,6 +33,7 @@ class AudioCache:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self.synthesized = 0  # clips made (cache misses) by this instance, for progress
 
     def paths(self, key: str) -> tuple[Path, Path]:
         """The WAV and JSON paths for ``key``."""
@@ -76,6 +77,7 @@ class AudioCache:
         key = cache_key(engine.name, voice, rate, text)
         wav, meta_path = self.paths(key)
         words = engine.synthesize(text, voice, rate, wav)  # writes wav atomically
+        self.synthesized += 1
         try:
             duration = wav_duration(wav)
             meta = {

@@ -35,9 +35,7 @@ T = TypeVar("T")
 
 def _is_punctuation(word: str) -> bool:
     """Only punctuation that is not read aloud (unlike "&", "%", "#", "@")."""
-    return all(
-        unicodedata.category(ch).startswith(("P", "Z")) and ch not in "&%#@" for ch in word
-    )
+    return all(unicodedata.category(ch).startswith(("P", "Z")) and ch not in "&%#@" for ch in word)
 
 
 def parse_edge_stream(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from narration.subtitles import Cue, build_track, read_srt, write_srt
 
 from .support import EN_SENTENCE, ZH_SENTENCE, en_word_timings, zh_char_timings
@@ -43,9 +45,7 @@ def test_failed_write_leaves_old_file(tmp_path: Path, monkeypatch) -> None:
         raise OSError("disk full")
 
     monkeypatch.setattr("narration.subtitles.os.replace", boom)
-    try:
+    with pytest.raises(OSError, match="disk full"):
         write_srt([Cue(0.0, 1.0, ("new",))], path)
-    except OSError:
-        pass
     assert read_srt(path) == [Cue(0.0, 1.0, ("old",))]
     assert [p.name for p in tmp_path.iterdir()] == ["a.srt"]

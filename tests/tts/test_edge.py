@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import socket
 import threading
 import time
@@ -43,7 +44,7 @@ def test_recorded_stream_is_parsed(rec: dict[str, Any]) -> None:
     expected = [c for c in chunks if c["type"] == "WordBoundary"]
     assert [text[w.char_start : w.char_end] for w in words] == [c["text"] for c in expected]
     assert [w.start for w in words] == [c["offset"] / TICKS_PER_SECOND for c in expected]
-    for a, b in zip(words, words[1:], strict=False):
+    for a, b in itertools.pairwise(words):
         assert a.start <= b.start and a.char_end <= b.char_start
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -29,7 +30,7 @@ def check_clip(path: Path, words: tuple[WordTiming, ...], text: str) -> float:
     assert rms(samples) > 0.01
     assert words
     previous_end_char = 0
-    for a, b in zip(words, words[1:], strict=False):
+    for a, b in itertools.pairwise(words):
         assert a.start <= b.start
     for w in words:
         assert 0 <= w.start <= w.end <= duration
@@ -80,7 +81,8 @@ def test_mixed_chinese_and_english(tmp_path: Path) -> None:
     text = "2024年，我们学习 QKV：Query 和 Key。"
     words = EspeakEngine().synthesize(text, "cmn", "+0%", tmp_path / "mix.wav")
     check_clip(tmp_path / "mix.wav", words, text)
-    assert spoken(text, words) == ["2024", "年", "我", "们", "学", "习", "QKV", "Query", "和", "Key"]
+    chinese = ["2024", "年", "我", "们", "学", "习"]
+    assert spoken(text, words) == [*chinese, "QKV", "Query", "和", "Key"]
 
 
 def test_rate_changes_speed(tmp_path: Path) -> None:
@@ -182,7 +184,7 @@ def test_word_invariants_for_any_events(
 ) -> None:
     events = sorted(events)  # espeak's samples never go backwards
     words = words_from_events(text, events, 22050, speech_end)
-    for a, b in zip(words, words[1:], strict=False):
+    for a, b in itertools.pairwise(words):
         assert a.start <= b.start
         assert a.char_end <= b.char_start
         assert a.end == b.start

@@ -1,0 +1,185 @@
+"""The hook: a fill-in-the-blank sentence whose blank looks back and scores every word."""
+
+from __future__ import annotations
+
+import re
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    ArcBetweenPoints,
+    Create,
+    FadeIn,
+    FadeOut,
+    GrowFromEdge,
+    Indicate,
+    Line,
+    Rectangle,
+    SurroundingRectangle,
+    Text,
+    TransformFromCopy,
+    VGroup,
+    Write,
+)
+
+from scenes import theme
+from scenes.base import NarratedScene
+
+SENTENCE_SIZE = 30
+CHIP_Y = -0.1
+BAR_BASE = -2.3
+BAR_MAX = 1.2
+
+
+class HookScene(NarratedScene):
+    scene_id = "hook"
+
+    def narrate(self) -> None:
+        fb = self.numbers.fill_blank
+        tokens = fb.tokens[self.lang]
+        weights = self.derived.fill_weights
+
+        with self.beat("intro") as b:
+            header = self.title_card(b)
+            lines, spans, where, blank = self._sentence(tokens)
+            self.play(Write(lines[0]), run_time=b.rt(0.25, 1.6))
+            self.play(Write(lines[1]), run_time=b.rt(0.25, 1.6))
+            self.play(Indicate(blank, color=theme.Q_COLOR, scale_factor=1.3),
+                      run_time=b.rt(0.1, 0.8))
+
+        with self.beat("answer") as b:
+            answer = theme.text(self.s("answer"), theme.BODY_SIZE, theme.GOOD, weight="BOLD")
+            answer.next_to(blank, DOWN, buff=0.3)
+            self.play(FadeIn(answer, shift=0.1 * UP), run_time=b.rt(0.1, 0.6))
+            top = int(weights.argmax())
+            clue = SurroundingRectangle(spans[top], color=theme.GOOD, buff=0.08)
+            self.play(Create(clue), run_time=b.rt(0.12, 0.8))
+            decoy = int(sorted(range(len(tokens)), key=lambda i: -weights[i])[1])
+            lure = SurroundingRectangle(spans[decoy], color=theme.MUTED, buff=0.08)
+            lure.set_stroke(opacity=0.8)
+            self.play(Create(lure), run_time=b.rt(0.12, 0.8))
+
+        with self.beat("look_back") as b:
+            self.play(*[FadeOut(m) for m in (answer, clue, lure)],
+                      lines.animate.set_opacity(0.55), run_time=b.rt(0.08, 0.5))
+            order = sorted(range(len(tokens)), key=lambda i: where[i])
+            chips, blank_chip = self._chips(tokens, order)
+            self.play(*[TransformFromCopy(spans[i], chips[i]) for i in order],
+                      TransformFromCopy(blank, blank_chip), run_time=b.rt(0.2, 1.2))
+            arcs = {}
+            for i in order:
+                start = blank_chip.get_top() + 0.05 * UP
+                end = chips[i].get_top() + 0.05 * UP
+                arc = ArcBetweenPoints(start, end, angle=0.6)
+                arc.set_stroke(theme.Q_COLOR, width=3)
+                arc.add_tip(tip_length=0.18, tip_width=0.16)
+                arcs[i] = arc
+            for i in reversed(order):
+                self.play(Create(arcs[i]), run_time=b.rt(0.08, 0.5))
+
+        with self.beat("scores") as b:
+            label = theme.text(self.s("relevance"), theme.SMALL_SIZE, theme.MUTED)
+            baseline = Line(LEFT * (theme.CONTENT_W / 2), RIGHT * (theme.CONTENT_W / 2))
+            baseline.set_stroke(theme.MUTED, width=2).set_y(BAR_BASE)
+            label.next_to(baseline, UP, buff=0.1).set_x(blank_chip.get_x())
+            top_w = float(weights.max())
+            bar_mobs = VGroup()
+            for i in order:
+                h = max(0.03, float(weights[i]) / top_w * BAR_MAX)
+                rect = Rectangle(width=0.9, height=h).set_stroke(width=0)
+                rect.set_fill(theme.Q_COLOR, 0.85).move_to(chips[i].get_x() * RIGHT)
+                rect.align_to(baseline, DOWN)
+                pct = theme.text(self.pct(weights[i]), theme.SMALL_SIZE, theme.FG)
+                pct.next_to(rect, UP, buff=0.1)
+                bar_mobs.add(VGroup(rect, pct))
+            self.play(Create(baseline), FadeIn(label), run_time=b.rt(0.08, 0.5))
+            self.play(*[GrowFromEdge(m, DOWN) for m in bar_mobs],
+                      *[arcs[i].animate.set_stroke(width=1 + 9 * float(weights[i]) / top_w)
+                        for i in order], run_time=b.rt(0.3, 1.6))
+            best = bar_mobs[order.index(int(weights.argmax()))]
+            self.play(Indicate(best, color=theme.GOOD), run_time=b.rt(0.1, 0.8))
+
+        with self.beat("question") as b:
+            question = theme.text(self.s("question"), theme.HEAD_SIZE + 4, theme.FG, weight="BOLD")
+            theme.fit(question, theme.CONTENT_W)
+            question.move_to(lines.get_center())
+            self.play(lines.animate.set_opacity(0), FadeIn(question, shift=0.1 * DOWN),
+                      run_time=b.rt(0.12, 0.8))
+            self.remove(lines)
+            self.play(*[Indicate(m[0], color=theme.FG, scale_factor=1.08) for m in bar_mobs],
+                      run_time=b.rt(0.15, 1.0))
+
+        with self.beat("qkv") as b:
+            self.clear_content(b, keep=(header,))
+            cards = VGroup(*[
+                self._role_card(letter, self.s(f"{key}_name"), self.s(f"{key}_role"), color)
+                for letter, key, color in (("Q", "q", theme.Q_COLOR), ("K", "k", theme.K_COLOR),
+                                           ("V", "v", theme.V_COLOR))
+            ]).arrange(RIGHT, buff=0.45)
+            theme.place_in_content(cards)
+            for card in cards:
+                self.play(FadeIn(card, shift=0.15 * UP), run_time=b.rt(0.1, 0.7))
+
+    # -- pieces ---------------------------------------------------------------------------------
+    def _sentence(self, tokens):
+        """The sentence lines, each token's glyphs (first mention), their positions, the blank."""
+        raw = self.items("sentence")
+        lines = VGroup(*[
+            Text(s, font=theme.FONT, font_size=SENTENCE_SIZE, color=theme.FG,
+                 disable_ligatures=True)  # one glyph per character, spaces included
+            for s in raw
+        ]).arrange(DOWN, aligned_edge=LEFT, buff=0.32)
+        theme.fit(lines, theme.CONTENT_W)
+        lines.move_to(UP * (theme.CONTENT_TOP - 0.15 - lines.height / 2))
+        found = [self._find(raw, lines, tok) for tok in tokens]
+        spans = [glyphs for glyphs, _ in found]
+        where = [pos for _, pos in found]
+        blank, _ = self._find(raw, lines, "_", blank=True)
+        blank.set_color(theme.Q_COLOR)
+        return lines, spans, where, blank
+
+    def _find(self, raw, lines, tok: str, blank: bool = False) -> tuple[VGroup, tuple[int, int]]:
+        for row, (line_str, line) in enumerate(zip(raw, lines, strict=True)):
+            if blank:
+                m = re.search(r"_+", line_str)
+            elif self.lang == "zh":
+                m = re.search(re.escape(tok), line_str)
+            else:
+                m = re.search(rf"(?<!\w){re.escape(tok)}(?!\w)", line_str)
+            if m:
+                return VGroup(*line[m.start():m.end()]), (row, m.start())
+        raise ValueError(f"{self.script.source}: screen.sentence does not contain {tok!r}")
+
+    def _chips(self, tokens, order) -> tuple[dict[int, VGroup], VGroup]:
+        n = len(order) + 1
+        span = theme.CONTENT_W - 2.2
+        xs = [-span / 2 + span * k / (n - 1) for k in range(n)]
+        chips: dict[int, VGroup] = {}
+        for k, i in enumerate(order):
+            chips[i] = self._chip(tokens[i], theme.FG, theme.MUTED).move_to(
+                RIGHT * xs[k] + UP * CHIP_Y)
+        blank_chip = self._chip(self.s("blank"), theme.Q_COLOR, theme.Q_COLOR)
+        blank_chip.move_to(RIGHT * xs[-1] + UP * CHIP_Y)
+        return chips, blank_chip
+
+    @staticmethod
+    def _chip(s: str, color: str, stroke: str) -> VGroup:
+        label = theme.text(s, theme.BODY_SIZE, color)
+        box = theme.panel(max(1.4, label.width + 0.5), 0.62, color=stroke)
+        return VGroup(box, label.move_to(box))
+
+    @staticmethod
+    def _role_card(letter: str, name: str, role: str, color: str) -> VGroup:
+        box = theme.panel(3.8, 2.6, color=color)
+        big = theme.text(letter, 72, color, weight="BOLD")
+        name_m = theme.text(name, theme.BODY_SIZE, color)
+        role_m = theme.text(role, theme.SMALL_SIZE + 2, theme.FG)
+        for m in (name_m, role_m):
+            theme.fit(m, box.width - 0.4)
+        big.move_to(box.get_top() + DOWN * 0.75)
+        name_m.move_to(box.get_center() + DOWN * 0.3)
+        role_m.move_to(box.get_center() + DOWN * 0.85)
+        return VGroup(box, big, name_m, role_m)
+

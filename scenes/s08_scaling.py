@@ -1,0 +1,338 @@
+"""Why divide by √d: the random-vector experiment and the example's scores amplified."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from manim import (
+    DOWN,
+    LEFT,
+    PI,
+    RIGHT,
+    UP,
+    UR,
+    Arc,
+    Arrow,
+    Axes,
+    Brace,
+    Circle,
+    Dot,
+    FadeIn,
+    FadeOut,
+    GrowFromEdge,
+    Indicate,
+    Line,
+    Rectangle,
+    Rotate,
+    SurroundingRectangle,
+    Transform,
+    VGroup,
+    Write,
+)
+
+from scenes import theme
+from scenes.base import NarratedScene
+
+RAW = theme.ACCENT  # no division
+SCALED = theme.GOOD  # divided by √d
+ROW_H = 0.78
+BAR_H = 0.26
+BAR_MAX = 2.6
+LEFT_X = -theme.FRAME_W / 2 + theme.MARGIN + 0.15
+
+
+def _hbar(length: float, color: str, label: str) -> VGroup:
+    rect = Rectangle(width=max(length, 0.02), height=BAR_H)
+    rect.set_stroke(width=0).set_fill(color, 0.9)
+    lab = theme.text(label, theme.SMALL_SIZE).next_to(rect, RIGHT, buff=0.1)
+    return VGroup(rect, lab)
+
+
+class ScalingScene(NarratedScene):
+    scene_id = "scaling"
+
+    def narrate(self) -> None:
+        rows = self.derived.scaling_rows
+        amp = self.derived.amplified_rows
+        tokens = self.numbers.fill_blank.tokens[self.lang]
+
+        with self.beat("intro") as b:
+            header = self.title_card(b)
+            score = self._chip(self.s("score"), theme.FG)
+            soft = self._chip(self.s("softmax"), theme.FG)
+            VGroup(score, soft).arrange(RIGHT, buff=2.2).move_to(theme.CONTENT_CENTER)
+            arrow = Arrow(score.get_right(), soft.get_left(), buff=0.15, color=theme.MUTED)
+            self.play(FadeIn(score), FadeIn(soft), FadeIn(arrow), run_time=b.rt(0.12, 0.8))
+            scale = self._chip(self.s("scale"), theme.ACCENT)
+            row = VGroup(score.copy(), scale, soft.copy()).arrange(RIGHT, buff=1.2)
+            row.move_to(theme.CONTENT_CENTER)
+            arrows = VGroup(
+                Arrow(row[0].get_right(), row[1].get_left(), buff=0.12, color=theme.MUTED),
+                Arrow(row[1].get_right(), row[2].get_left(), buff=0.12, color=theme.MUTED),
+            )
+            self.play(score.animate.move_to(row[0]), soft.animate.move_to(row[2]),
+                      FadeOut(arrow), run_time=b.rt(0.1, 0.7))
+            self.play(FadeIn(scale, shift=0.3 * DOWN), FadeIn(arrows), run_time=b.rt(0.12, 0.8))
+            self.play(Indicate(scale, color=theme.ACCENT), run_time=b.rt(0.1, 0.8))
+
+        with self.beat("grow") as b:
+            self.clear_content(b, keep=(header,))
+            dot = theme.formula(
+                "{{ q : q0 }} dot {{ k : k0 }} = {{ q_1 k_1 + q_2 k_2 + dots.c + q_d k_d : sum }}",
+                size=44,
+            )
+            dot.select("q0").set_color(theme.Q_COLOR)
+            dot.select("k0").set_color(theme.K_COLOR)
+            dot.move_to(UP * (theme.CONTENT_TOP - 0.55))
+            brace = Brace(dot.select("sum"), DOWN, color=theme.MUTED)
+            terms = theme.text(self.s("terms"), theme.SMALL_SIZE, theme.MUTED)
+            terms.next_to(brace, DOWN, buff=0.1)
+            self.play(Write(dot), run_time=b.rt(0.12, 1.0))
+            self.play(FadeIn(brace), FadeIn(terms), run_time=b.rt(0.08, 0.6))
+            curves = self._spread_curves(rows[0], rows[-1])
+            curves.next_to(terms, DOWN, buff=0.35)
+            self.play(FadeIn(curves[0]), run_time=b.rt(0.08, 0.6))
+            self.play(GrowFromEdge(curves[1], DOWN), FadeIn(curves[2]), run_time=b.rt(0.1, 0.8))
+            self.play(GrowFromEdge(curves[3], DOWN), FadeIn(curves[4]), run_time=b.rt(0.12, 1.0))
+
+        with self.beat("spread") as b:
+            self.clear_content(b, keep=(header,))
+            table = self._table(rows)
+            self.play(FadeIn(table["setup"]), FadeIn(table["heads"]), FadeIn(table["d"]),
+                      run_time=b.rt(0.1, 0.8))
+            self.play(FadeIn(table["legend_raw"]),
+                      *[GrowFromEdge(m, LEFT) for m in table["spread_raw"]],
+                      run_time=b.rt(0.2, 1.5))
+            self.play(Indicate(table["spread_raw"][-1], color=RAW), run_time=b.rt(0.1, 0.8))
+
+        with self.beat("peaked") as b:
+            self.play(*[GrowFromEdge(m, LEFT) for m in table["top_raw"]], run_time=b.rt(0.2, 1.5))
+            box = SurroundingRectangle(table["top_raw"][-1], color=theme.V_COLOR, buff=0.08)
+            self.play(Write(box), run_time=b.rt(0.1, 0.6))
+            self.peak_box = box
+
+        with self.beat("learning") as b:
+            plot = self._flat_plot()
+            self.play(FadeIn(plot["axes"]), run_time=b.rt(0.1, 0.7))
+            self.play(Write(plot["curve"]), run_time=b.rt(0.12, 1.0))
+            self.play(FadeIn(plot["dot"]), FadeIn(plot["flat"]), run_time=b.rt(0.08, 0.6))
+            self.play(plot["dot"].animate.move_to(plot["dot_to"]), run_time=b.rt(0.1, 0.8))
+            self.play(FadeIn(plot["caption"]), run_time=b.rt(0.1, 0.6))
+            self.plot = plot["all"]
+
+        with self.beat("scaled") as b:
+            self.play(FadeOut(self.plot), FadeOut(self.peak_box), run_time=b.rt(0.08, 0.5))
+            self.play(FadeIn(table["legend_scaled"]),
+                      *[GrowFromEdge(m, LEFT) for m in table["spread_scaled"]],
+                      run_time=b.rt(0.15, 1.2))
+            self.play(*[GrowFromEdge(m, LEFT) for m in table["top_scaled"]],
+                      run_time=b.rt(0.15, 1.2))
+            self.play(*[Indicate(m, color=SCALED) for m in table["top_scaled"]],
+                      run_time=b.rt(0.1, 0.8))
+
+        with self.beat("amplify") as b:
+            self.clear_content(b, keep=(header,))
+            steps = [
+                (self._factor_label(r.factor),
+                 self._amp_chart(tokens, r.weights_raw, RAW, self.s("amp_raw")),
+                 self._amp_chart(tokens, r.weights_scaled, SCALED, self.s("amp_scaled")))
+                for r in amp
+            ]
+            self._layout_charts(steps)
+            factor, left, right = steps[0]
+            self.play(FadeIn(factor), FadeIn(left), FadeIn(right), run_time=b.rt(0.1, 0.8))
+            for new_factor, new_left, new_right in steps[1:]:
+                self._pause(b, 0.8, keep=1.5 * len(steps))
+                self.play(Transform(factor, new_factor), Transform(left, new_left),
+                          Transform(right, new_right), run_time=b.rt(0.1, 1.0))
+            self.play(Indicate(left[1][0], color=RAW), run_time=b.rt(0.08, 0.8))
+
+        with self.beat("amp_scaled") as b:
+            box = SurroundingRectangle(right, color=SCALED, buff=0.15)
+            kept = theme.text(self.s("kept"), theme.SMALL_SIZE, SCALED)
+            kept.next_to(box, DOWN, buff=0.15)
+            if kept.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
+                kept.align_to(box, RIGHT)
+            self.play(Write(box), FadeIn(kept), run_time=b.rt(0.15, 1.0))
+            self.play(Indicate(right[1], color=SCALED), run_time=b.rt(0.15, 1.0))
+
+        with self.beat("knob") as b:
+            self.clear_content(b, keep=(header,))
+            knob = self._knob()
+            knob["all"].move_to(LEFT * 3.6 + UP * 0.55)
+            loud = theme.text(self.s("loud"), theme.BODY_SIZE, theme.MUTED)
+            good = theme.text(self.s("right"), theme.BODY_SIZE, SCALED)
+            lines = VGroup(loud, good).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
+            theme.fit(lines, theme.FRAME_W / 2 + 1.2)
+            lines.next_to(knob["all"], RIGHT, buff=0.6)
+            final = theme.text(self.s("final"), theme.BODY_SIZE + 4, theme.FG, weight="BOLD")
+            theme.fit(final, theme.CONTENT_W)
+            final.move_to(UP * (theme.CONTENT_BOTTOM + 0.45))
+            self.play(FadeIn(knob["all"]), run_time=b.rt(0.08, 0.6))
+            center = knob["dial"].get_center()
+            self.play(Rotate(knob["pointer"], angle=-knob["loud_turn"], about_point=center),
+                      FadeIn(loud), run_time=b.rt(0.1, 0.8))
+            self._pause(b, 1.5, keep=3.0)
+            self.play(Rotate(knob["pointer"], angle=knob["loud_turn"], about_point=center),
+                      FadeIn(good), loud.animate.set_opacity(0.5), run_time=b.rt(0.12, 1.0))
+            self._pause(b, 1.5, keep=2.0)
+            self.play(Write(final), run_time=b.rt(0.1, 1.0))
+
+    # -- pieces ---------------------------------------------------------------------------------
+    def _pause(self, b, most: float, keep: float) -> None:
+        """Wait up to ``most`` s, leaving at least ``keep`` s of the beat for what follows."""
+        t = min(most, b.remaining - keep)
+        if t > 0.1:
+            self.wait(t)
+
+    def _layout_charts(self, steps) -> None:
+        """Place every step's two charts at the same spots, wide enough for the widest."""
+        gap = 0.9
+        left_w = max(s[1].width for s in steps)
+        right_w = max(s[2].width for s in steps)
+        k = min(1.0, theme.CONTENT_W / (left_w + gap + right_w))
+        x0 = -(left_w + gap + right_w) * k / 2
+        top = steps[0][0].get_bottom()[1] - 0.4
+        for _, left, right in steps:
+            left.scale(k, about_point=left.get_corner(UP + LEFT))
+            right.scale(k, about_point=right.get_corner(UP + LEFT))
+            left.move_to([x0, top, 0], aligned_edge=UP + LEFT)
+            right.move_to([x0 + (left_w + gap) * k, top, 0], aligned_edge=UP + LEFT)
+
+    def _chip(self, label: str, color: str) -> VGroup:
+        t = theme.text(label, theme.BODY_SIZE, color)
+        box = theme.panel(t.width + 0.6, t.height + 0.45, color=color)
+        return VGroup(box, t.move_to(box))
+
+    def _spread_curves(self, small, large) -> VGroup:
+        """Bell curves with the measured spread of q·k for the smallest and largest d."""
+        width = 3 * large.dot_std
+        axes = Axes(x_range=[-width, width, width], y_range=[0, 1.1, 1], x_length=7.0,
+                    y_length=1.7, tips=False,
+                    axis_config={"color": theme.MUTED, "include_ticks": False})
+        axes.y_axis.set_opacity(0)
+
+        def bell(std: float):
+            return lambda x: math.exp(-x * x / (2 * std * std)) * small.dot_std / std
+
+        c_small = axes.plot(bell(small.dot_std), color=theme.MUTED, x_range=[-width, width, 0.1])
+        c_large = axes.plot(bell(large.dot_std), color=RAW, x_range=[-width, width, 0.1])
+        lab_small = theme.text(f"d = {self.num(small.d)}", theme.SMALL_SIZE, theme.MUTED)
+        lab_small.next_to(axes.c2p(0, 1), RIGHT, buff=0.2)
+        lab_large = theme.text(f"d = {self.num(large.d)}", theme.SMALL_SIZE, RAW)
+        lab_large.next_to(axes.c2p(large.dot_std * 1.3, bell(large.dot_std)(large.dot_std)),
+                          UR, buff=0.1)
+        grows = theme.text(self.s("grows"), theme.SMALL_SIZE, theme.FG)
+        grows.next_to(axes, DOWN, buff=0.2)
+        return VGroup(VGroup(axes, grows), c_small, lab_small, c_large, lab_large)
+
+    def _table(self, rows: Sequence) -> dict[str, VGroup]:
+        top = theme.CONTENT_TOP - 0.15
+        d_x = LEFT_X + 0.35
+        spread_x = LEFT_X + 1.1
+        top_x = spread_x + BAR_MAX + 1.4
+        setup = theme.text(self.s("setup"), theme.SMALL_SIZE, theme.MUTED)
+        theme.fit(setup, theme.CONTENT_W)
+        setup.move_to([LEFT_X + setup.width / 2, top - setup.height / 2, 0])
+        head_y = setup.get_bottom()[1] - 0.45
+        heads = VGroup(
+            theme.text("d", theme.SMALL_SIZE, theme.FG).move_to([d_x, head_y, 0]),
+            theme.text(self.s("spread"), theme.SMALL_SIZE, theme.FG),
+            theme.text(self.s("top"), theme.SMALL_SIZE, theme.FG),
+        )
+        heads[1].move_to([spread_x + heads[1].width / 2, head_y, 0])
+        heads[2].move_to([top_x + heads[2].width / 2, head_y, 0])
+        legend_raw = self._swatch(RAW, self.s("raw"))
+        legend_scaled = self._swatch(SCALED, self.s("scaled"))
+        legend_raw.next_to(heads[2], RIGHT, buff=0.45)
+        legend_scaled.next_to(legend_raw, RIGHT, buff=0.35)
+        max_std = max(r.dot_std for r in rows)
+        out: dict[str, VGroup] = {
+            "setup": setup, "heads": heads, "legend_raw": legend_raw,
+            "legend_scaled": legend_scaled, "d": VGroup(), "spread_raw": VGroup(),
+            "spread_scaled": VGroup(), "top_raw": VGroup(), "top_scaled": VGroup(),
+        }
+        for i, r in enumerate(rows):
+            y = head_y - 0.75 - i * ROW_H
+            out["d"].add(theme.text(self.num(r.d), theme.NUM_SIZE).move_to([d_x, y, 0]))
+            pieces = (
+                ("spread_raw", r.dot_std / max_std * BAR_MAX, RAW, self.num(r.dot_std, 1),
+                 spread_x, 0.15),
+                ("spread_scaled", r.scaled_std / max_std * BAR_MAX, SCALED,
+                 self.num(r.scaled_std, 1), spread_x, -0.17),
+                ("top_raw", r.top_weight_raw * BAR_MAX, RAW, self.pct(r.top_weight_raw),
+                 top_x, 0.15),
+                ("top_scaled", r.top_weight_scaled * BAR_MAX, SCALED,
+                 self.pct(r.top_weight_scaled), top_x, -0.17),
+            )
+            for key, length, color, label, x, dy in pieces:
+                bar = _hbar(length, color, label)
+                bar.shift([x - bar[0].get_left()[0], y + dy - bar[0].get_y(), 0])
+                out[key].add(bar)
+        return out
+
+    def _swatch(self, color: str, label: str) -> VGroup:
+        sq = Rectangle(width=0.3, height=BAR_H).set_stroke(width=0).set_fill(color, 0.9)
+        t = theme.text(label, theme.SMALL_SIZE, color)
+        return VGroup(sq, t).arrange(RIGHT, buff=0.12)
+
+    def _flat_plot(self) -> dict:
+        axes = Axes(x_range=[-6, 6, 2], y_range=[0, 1.05, 0.5], x_length=3.6, y_length=1.9,
+                    tips=False, axis_config={"color": theme.MUTED, "include_ticks": False})
+        curve = axes.plot(lambda x: 1 / (1 + math.exp(-x)), color=RAW, x_range=[-6, 6, 0.1])
+        y_lab = theme.text(self.s("share"), theme.SMALL_SIZE, theme.MUTED)
+        y_lab.next_to(axes.y_axis, UP, buff=0.1).align_to(axes.y_axis, LEFT)
+        x_lab = theme.text(self.s("gap"), theme.SMALL_SIZE, theme.MUTED)
+        x_lab.next_to(axes.x_axis, DOWN, buff=0.12).align_to(axes.x_axis, RIGHT)
+        x0, x1 = 3.5, 5.5
+        dot = Dot(axes.c2p(x0, 1 / (1 + math.exp(-x0))), color=theme.V_COLOR, radius=0.08)
+        dot_to = axes.c2p(x1, 1 / (1 + math.exp(-x1)))
+        flat = Rectangle(width=axes.c2p(6, 0)[0] - axes.c2p(3, 0)[0],
+                         height=axes.c2p(0, 1.05)[1] - axes.c2p(0, 0)[1])
+        flat.set_stroke(width=0).set_fill(theme.V_COLOR, 0.15)
+        flat.move_to(axes.c2p(4.5, 0), aligned_edge=DOWN)
+        caption = VGroup(
+            theme.wrap(self.s("flat"), 4.0, theme.SMALL_SIZE, theme.FG),
+            theme.text(self.s("stuck"), theme.SMALL_SIZE, theme.V_COLOR),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        graph = VGroup(axes, y_lab, x_lab, flat, curve, dot)
+        group = VGroup(graph, caption).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        theme.fit(group, 4.2, theme.CONTENT_H - 0.6)
+        right_edge = theme.FRAME_W / 2 - theme.MARGIN - 0.1
+        group.shift(RIGHT * (right_edge - group.get_right()[0]))
+        group.set_y(theme.CONTENT_CENTER[1] - 0.2)
+        dot_to = axes.c2p(x1, 1 / (1 + math.exp(-x1)))
+        return {"axes": VGroup(axes, y_lab, x_lab), "curve": curve, "dot": dot, "dot_to": dot_to,
+                "flat": flat, "caption": caption, "all": group}
+
+    def _factor_label(self, f: float) -> VGroup:
+        lab = theme.text(f"{self.s('factor')}  ×{self.num(f)}", theme.BODY_SIZE, theme.FG)
+        return lab.move_to(UP * (theme.CONTENT_TOP - 0.3))
+
+    def _amp_chart(self, tokens: Sequence[str], shares, color: str, title: str) -> VGroup:
+        chart = theme.bars(tokens, [float(s) for s in shares],
+                           [self.pct(s) for s in shares], color, max_len=3.0)
+        head = theme.text(title, theme.BODY_SIZE, color)
+        head.next_to(chart, UP, buff=0.35).align_to(chart, LEFT)
+        return VGroup(head, chart)
+
+    def _knob(self) -> dict:
+        radius = 1.3
+        center = (0.0, 0.0, 0.0)
+        dial = Circle(radius=radius * 0.7, color=theme.FG, stroke_width=3)
+        dial.set_fill(theme.PANEL, 1)
+        scale = Arc(radius=radius, start_angle=-PI / 4, angle=3 * PI / 2, color=theme.MUTED,
+                    stroke_width=6)
+        hot = Arc(radius=radius, start_angle=-PI / 4, angle=PI / 3, color=theme.V_COLOR,
+                  stroke_width=6)
+        sweet = Arc(radius=radius, start_angle=PI / 2 - PI / 8, angle=PI / 4, color=SCALED,
+                    stroke_width=6)
+        pointer = Line(center, [0, radius * 0.62, 0], color=theme.Q_COLOR, stroke_width=6)
+        label = theme.text(self.s("volume"), theme.SMALL_SIZE, theme.MUTED)
+        label.next_to(dial, DOWN, buff=0.55)
+        group = VGroup(scale, hot, sweet, dial, pointer, label)
+        # the pointer starts at the top (sweet spot); turning clockwise makes it louder
+        loud_turn = PI / 2 + PI / 6
+        return {"all": group, "pointer": pointer,
+                "loud_turn": loud_turn, "dial": dial}

@@ -1,0 +1,86 @@
+"""render.py as a user meets it: help, listing, and bad input refused before any output."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from qkv_math.numbers import DEFAULT_NUMBERS
+from scenes.registry import discover
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "render.py"), *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_help_explains_the_options():
+    p = run("--help")
+    assert p.returncode == 0
+    for flag in ("--lang", "--quality", "--scenes", "--tts", "--numbers", "--out", "--list"):
+        assert flag in p.stdout
+    assert "offline" in p.stdout and "1080p60" in p.stdout
+
+
+def test_list_shows_every_scene_with_titles():
+    p = run("--list")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.strip().splitlines()
+    assert [line.split()[0] for line in lines] == [s.scene_id for s in discover()]
+    assert all(" / " in line for line in lines)
+
+
+def test_unknown_scene_is_refused():
+    p = run("--scenes", "worked_example,nope", "--out", "unused")
+    assert p.returncode == 2
+    assert "nope" in p.stderr
+
+
+@pytest.fixture
+def previous_output(tmp_path: Path) -> Path:
+    out = tmp_path / "out"
+    (out / "zh").mkdir(parents=True)
+    (out / "zh" / "video.mp4").write_bytes(b"previous render")
+    return out
+
+
+def _bad_numbers(tmp_path: Path, old: str, new: str) -> Path:
+    text = DEFAULT_NUMBERS.read_text("utf-8")
+    assert old in text
+    path = tmp_path / "my numbers.toml"
+    path.write_text(text.replace(old, new, 1), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key"),
+    [
+        ("V = [[1, 2], [3, 0], [0, 1]]", "V = [[1, 2], [3, nan], [0, 1]]", "worked_example.V"),
+        ("V = [[1, 2], [3, 0], [0, 1]]", "V = [[1, 2], [3], [0, 1]]", "worked_example.V"),
+        ("query = 1 ", "query = 7 ", "worked_example.query"),
+        ('en = ["cat", "chases", "ball"]', 'en = ["cat", "chases"]',
+         "worked_example.tokens.en"),
+        ("shift = 3", 'shift = "three"', "fill_blank.shift"),
+    ],
+)
+def test_bad_numbers_file_one_line_exit_2_nothing_touched(tmp_path, previous_output, old, new,
+                                                          key):
+    numbers = _bad_numbers(tmp_path, old, new)
+    p = run("--numbers", str(numbers), "--out", str(previous_output), "--tts", "offline")
+    assert p.returncode == 2
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, p.stderr
+    assert str(numbers) in lines[0] and key in lines[0]
+    assert (previous_output / "zh" / "video.mp4").read_bytes() == b"previous render"
+    assert sorted(p.name for p in previous_output.iterdir()) == ["zh"]
+
+
+def test_missing_numbers_file(tmp_path, previous_output):
+    p = run("--numbers", str(tmp_path / "nope.toml"), "--out", str(previous_output))
+    assert p.returncode == 2
+    assert "nope.toml" in p.stderr and "not found" in p.stderr

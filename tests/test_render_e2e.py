@@ -1,0 +1,113 @@
+"""End to end: render.py turns the worked example into narrated, subtitled MP4s in both
+languages with the offline voice, and a changed numbers file changes voice and subtitles."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+
+from narration.subtitles import read_srt
+from pipeline.media import probe
+from qkv_math.numbers import DEFAULT_NUMBERS
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow
+
+NEW_V = [[2, 1], [0, 3], [1, 1]]
+
+
+def _plain_output(Q, K, V, query):
+    """The worked example's output by hand: dot products, /sqrt(d), exp-normalise, mix."""
+    q = Q[query]
+    d = len(q)
+    scores = [sum(a * b for a, b in zip(q, k, strict=True)) / math.sqrt(d) for k in K]
+    exps = [math.exp(s) for s in scores]
+    weights = [e / sum(exps) for e in exps]
+    return [sum(w * v[j] for w, v in zip(weights, V, strict=True)) for j in range(len(V[0]))]
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("e2e")
+    numbers = tmp / "numbers.toml"
+    text = DEFAULT_NUMBERS.read_text("utf-8")
+    numbers.write_text(text.replace("V = [[1, 2], [3, 0], [0, 1]]", f"V = {NEW_V}"), "utf-8")
+    cmd = [sys.executable, str(ROOT / "render.py"), "--lang", "all", "--quality", "low",
+           "--scenes", "worked_example", "--tts", "offline", "--numbers", str(numbers),
+           "--out", str(tmp / "out"), "--cache", str(tmp / "cache")]
+    first = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert first.returncode == 0, first.stderr[-3000:]
+    second = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert second.returncode == 0, second.stderr[-3000:]
+    return tmp / "out", first, second
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_video_has_picture_voice_and_tagged_subtitles_in_step(rendered, lang):
+    out, _, _ = rendered
+    video = out / lang / "video.mp4"
+    info = probe(video)
+    (v,), (a,), (s,) = info.of("video"), info.of("audio"), info.of("subtitle")
+    assert v.codec == "h264" and a.codec == "aac" and s.codec == "mov_text"
+    assert s.language == {"zh": "chi", "en": "eng"}[lang]
+    assert abs(a.duration - v.duration) <= 0.1
+    manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+    assert abs(manifest["duration"] - v.duration) <= 0.1
+    assert [c[1] for c in info.chapters] == [sc["title"] for sc in manifest["scenes"]]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_cue_lies_inside_the_speech_of_a_beat(rendered, lang):
+    out, _, _ = rendered
+    manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+    beats = [b for sc in manifest["scenes"] for b in sc["beats"]]
+    cues = read_srt(out / lang / "video.srt")
+    assert len(cues) >= len(beats)
+    for cue in cues:
+        assert any(b["start"] - 0.002 <= cue.start and cue.end <= b["speech_end"] + 0.002
+                   for b in beats), cue
+    limit = 16 if lang == "zh" else 42
+    assert all(len(line) <= limit for cue in cues for line in cue.lines)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_voice_is_heard_during_beats_and_beats_follow_each_other(rendered, lang):
+    out, _, _ = rendered
+    manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+    with av.open(str(out / lang / "video.mp4")) as c:
+        stream = c.streams.audio[0]
+        rate = stream.rate
+        pcm = np.concatenate([f.to_ndarray().mean(axis=0) for f in c.decode(stream)])
+    beats = [b for sc in manifest["scenes"] for b in sc["beats"]]
+    for prev, nxt in itertools.pairwise(beats):
+        assert prev["end"] <= nxt["start"] + 1e-3
+    for b in beats:
+        seg = pcm[int(b["start"] * rate): int(b["speech_end"] * rate)]
+        assert np.sqrt(np.mean(seg**2)) > 0.01, b["id"]
+
+
+def test_changed_numbers_reach_voice_text_and_subtitles(rendered):
+    out, _, _ = rendered
+    we_q = [[1, 0], [0, 1], [1, 1]]
+    expected = _plain_output(we_q, we_q, NEW_V, 1)
+    shown = f"[{expected[0]:.2f}, {expected[1]:.2f}]"
+    for lang in ("zh", "en"):
+        manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+        texts = " ".join(b["text"] for sc in manifest["scenes"] for b in sc["beats"])
+        assert shown in texts
+        srt = (out / lang / "video.srt").read_text("utf-8")
+        assert f"{expected[0]:.2f}" in srt
+
+
+def test_rerun_synthesizes_nothing(rendered):
+    _, first, second = rendered
+    assert "0 synthesized" not in first.stderr
+    assert "0 synthesized" in second.stderr
