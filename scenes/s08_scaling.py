@@ -36,9 +36,9 @@ from scenes.base import NarratedScene
 
 RAW = theme.ACCENT  # no division
 SCALED = theme.GOOD  # divided by √d
-ROW_H = 0.78
-BAR_H = 0.26
-BAR_MAX = 2.6
+ROW_H = 0.95
+BAR_H = 0.3
+BAR_MAX = 3.0
 LEFT_X = -theme.FRAME_W / 2 + theme.MARGIN + 0.15
 
 
@@ -84,14 +84,14 @@ class ScalingScene(NarratedScene):
             )
             dot.select("q0").set_color(theme.Q_COLOR)
             dot.select("k0").set_color(theme.K_COLOR)
-            dot.move_to(UP * (theme.CONTENT_TOP - 0.55))
+            dot.move_to(UP * (theme.CONTENT_TOP - 0.7))
             brace = Brace(dot.select("sum"), DOWN, color=theme.MUTED)
             terms = theme.text(self.s("terms"), theme.SMALL_SIZE, theme.MUTED)
             terms.next_to(brace, DOWN, buff=0.1)
             self.play(Write(dot), run_time=b.rt(0.12, 1.0))
             self.play(FadeIn(brace), FadeIn(terms), run_time=b.rt(0.08, 0.6))
             curves = self._spread_curves(rows[0], rows[-1])
-            curves.next_to(terms, DOWN, buff=0.35)
+            curves.next_to(terms, DOWN, buff=0.5)
             self.play(FadeIn(curves[0]), run_time=b.rt(0.08, 0.6))
             self.play(GrowFromEdge(curves[1], DOWN), FadeIn(curves[2]), run_time=b.rt(0.1, 0.8))
             self.play(GrowFromEdge(curves[3], DOWN), FadeIn(curves[4]), run_time=b.rt(0.12, 1.0))
@@ -143,9 +143,9 @@ class ScalingScene(NarratedScene):
             factor, left, right = steps[0]
             self.play(FadeIn(factor), FadeIn(left), FadeIn(right), run_time=b.rt(0.1, 0.8))
             for new_factor, new_left, new_right in steps[1:]:
-                self._pause(b, 0.8, keep=1.5 * len(steps))
+                self._pause(b, 1.5, keep=2.5 * len(steps))
                 self.play(Transform(factor, new_factor), Transform(left, new_left),
-                          Transform(right, new_right), run_time=b.rt(0.1, 1.0))
+                          Transform(right, new_right), run_time=b.rt(0.1, 1.2))
             self.play(Indicate(left[1][0], color=RAW), run_time=b.rt(0.08, 0.8))
 
         with self.beat("amp_scaled") as b:
@@ -208,8 +208,8 @@ class ScalingScene(NarratedScene):
     def _spread_curves(self, small, large) -> VGroup:
         """Bell curves with the measured spread of q·k for the smallest and largest d."""
         width = 3 * large.dot_std
-        axes = Axes(x_range=[-width, width, width], y_range=[0, 1.1, 1], x_length=7.0,
-                    y_length=1.7, tips=False,
+        axes = Axes(x_range=[-width, width, width], y_range=[0, 1.1, 1], x_length=8.0,
+                    y_length=2.2, tips=False,
                     axis_config={"color": theme.MUTED, "include_ticks": False})
         axes.y_axis.set_opacity(0)
 
@@ -219,7 +219,7 @@ class ScalingScene(NarratedScene):
         c_small = axes.plot(bell(small.dot_std), color=theme.MUTED, x_range=[-width, width, 0.1])
         c_large = axes.plot(bell(large.dot_std), color=RAW, x_range=[-width, width, 0.1])
         lab_small = theme.text(f"d = {self.num(small.d)}", theme.SMALL_SIZE, theme.MUTED)
-        lab_small.next_to(axes.c2p(0, 1), RIGHT, buff=0.2)
+        lab_small.next_to(axes.c2p(0, 1), RIGHT, buff=0.4)
         lab_large = theme.text(f"d = {self.num(large.d)}", theme.SMALL_SIZE, RAW)
         lab_large.next_to(axes.c2p(large.dot_std * 1.3, bell(large.dot_std)(large.dot_std)),
                           UR, buff=0.1)
@@ -231,7 +231,7 @@ class ScalingScene(NarratedScene):
         top = theme.CONTENT_TOP - 0.15
         d_x = LEFT_X + 0.35
         spread_x = LEFT_X + 1.1
-        top_x = spread_x + BAR_MAX + 1.4
+        top_x = spread_x + BAR_MAX + 1.2
         setup = theme.text(self.s("setup"), theme.SMALL_SIZE, theme.MUTED)
         theme.fit(setup, theme.CONTENT_W)
         setup.move_to([LEFT_X + setup.width / 2, top - setup.height / 2, 0])
@@ -258,13 +258,13 @@ class ScalingScene(NarratedScene):
             out["d"].add(theme.text(self.num(r.d), theme.NUM_SIZE).move_to([d_x, y, 0]))
             pieces = (
                 ("spread_raw", r.dot_std / max_std * BAR_MAX, RAW, self.num(r.dot_std, 1),
-                 spread_x, 0.15),
+                 spread_x, 0.2),
                 ("spread_scaled", r.scaled_std / max_std * BAR_MAX, SCALED,
-                 self.num(r.scaled_std, 1), spread_x, -0.17),
+                 self.num(r.scaled_std, 1), spread_x, -0.2),
                 ("top_raw", r.top_weight_raw * BAR_MAX, RAW, self.pct(r.top_weight_raw),
-                 top_x, 0.15),
+                 top_x, 0.2),
                 ("top_scaled", r.top_weight_scaled * BAR_MAX, SCALED,
-                 self.pct(r.top_weight_scaled), top_x, -0.17),
+                 self.pct(r.top_weight_scaled), top_x, -0.2),
             )
             for key, length, color, label, x, dy in pieces:
                 bar = _hbar(length, color, label)
@@ -278,7 +278,7 @@ class ScalingScene(NarratedScene):
         return VGroup(sq, t).arrange(RIGHT, buff=0.12)
 
     def _flat_plot(self) -> dict:
-        axes = Axes(x_range=[-6, 6, 2], y_range=[0, 1.05, 0.5], x_length=3.6, y_length=1.9,
+        axes = Axes(x_range=[-6, 6, 2], y_range=[0, 1.05, 0.5], x_length=3.6, y_length=2.2,
                     tips=False, axis_config={"color": theme.MUTED, "include_ticks": False})
         curve = axes.plot(lambda x: 1 / (1 + math.exp(-x)), color=RAW, x_range=[-6, 6, 0.1])
         y_lab = theme.text(self.s("share"), theme.SMALL_SIZE, theme.MUTED)
@@ -293,15 +293,16 @@ class ScalingScene(NarratedScene):
         flat.set_stroke(width=0).set_fill(theme.V_COLOR, 0.15)
         flat.move_to(axes.c2p(4.5, 0), aligned_edge=DOWN)
         caption = VGroup(
-            theme.wrap(self.s("flat"), 4.0, theme.SMALL_SIZE, theme.FG),
+            VGroup(*[theme.text(line, theme.SMALL_SIZE, theme.FG) for line in self.items("flat")])
+            .arrange(DOWN, aligned_edge=LEFT, buff=0.12),
             theme.text(self.s("stuck"), theme.SMALL_SIZE, theme.V_COLOR),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         graph = VGroup(axes, y_lab, x_lab, flat, curve, dot)
         group = VGroup(graph, caption).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-        theme.fit(group, 4.2, theme.CONTENT_H - 0.6)
+        theme.fit(group, 3.7, theme.CONTENT_H - 0.6)
         right_edge = theme.FRAME_W / 2 - theme.MARGIN - 0.1
         group.shift(RIGHT * (right_edge - group.get_right()[0]))
-        group.set_y(theme.CONTENT_CENTER[1] - 0.2)
+        group.set_y(theme.CONTENT_CENTER[1] - 0.4)
         dot_to = axes.c2p(x1, 1 / (1 + math.exp(-x1)))
         return {"axes": VGroup(axes, y_lab, x_lab), "curve": curve, "dot": dot, "dot_to": dot_to,
                 "flat": flat, "caption": caption, "all": group}

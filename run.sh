@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Set up (once) and run: `bash run.sh video` renders the Chinese video, `bash run.sh test`
+# runs the tests. Set-up installs the Debian packages Manim builds against (with sudo unless
+# root), creates .venv at the repository root and installs the project; reruns skip both.
+#
+#   bash run.sh video [render.py options]   # e.g. --lang en --quality low
+#   bash run.sh test  [pytest options]
+#   bash run.sh setup
+#   bash run.sh bench
+set -euo pipefail
+cd "$(dirname "$0")"
+
+APT_PKGS=(libcairo2-dev libpango1.0-dev pkg-config)
+VENV=.venv
+PY=$VENV/bin/python
+STAMP=$VENV/.installed
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+PYTHON=${PYTHON:-python3}
+
+apt_install() {
+  echo "Installing Debian packages: $*" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
+setup() {
+  if ! dpkg -s "${APT_PKGS[@]}" >/dev/null 2>&1; then
+    apt_install "${APT_PKGS[@]}"
+  fi
+  if ! command -v "$PYTHON" >/dev/null || ! "$PYTHON" -c 'import ensurepip, sys; assert sys.version_info >= (3, 11)' 2>/dev/null; then
+    apt_install python3 python3-venv python3-dev gcc
+  fi
+  local want
+  want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+  if [ ! -x "$PY" ] || [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
+    echo "Creating $VENV and installing the project (first run: about two minutes)" >&2
+    [ -x "$PY" ] || "$PYTHON" -m venv "$VENV"
+    "$PY" -m pip install -q --upgrade pip
+    "$PY" -m pip install -q -e '.[test]'
+    echo "$want" > "$STAMP"
+  fi
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  setup) setup ;;
+  video) setup; exec "$PY" render.py --lang zh "$@" ;;
+  test)  setup; "$PY" -m ruff check .; exec "$PY" -m pytest -q "$@" ;;
+  bench) setup; for b in benchmarks/bench_*.py; do "$PY" "$b"; done ;;
+  *) echo "usage: bash run.sh video|test|setup|bench [options]" >&2; exit 2 ;;
+esac

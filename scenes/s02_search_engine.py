@@ -1,0 +1,223 @@
+"""The search-engine analogy: a query (Q) matched against page tags (K), page bodies (V) read."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    AddTextLetterByLetter,
+    Circle,
+    Create,
+    FadeIn,
+    Indicate,
+    Line,
+    Rectangle,
+    VGroup,
+)
+
+from scenes import theme
+from scenes.base import NarratedScene
+
+BOX_Y = theme.CONTENT_TOP - 0.5
+CARD_W = 9.6
+CARD_H = 1.1
+ROWS_Y = (0.95, -0.35, -1.65)
+RANKS = "①②③④"
+
+
+class SearchEngineScene(NarratedScene):
+    scene_id = "search_engine"
+
+    def narrate(self) -> None:
+        fb = self.numbers.fill_blank
+
+        with self.beat("intro") as b:
+            header = self.title_card(b)
+            words = self.items("query_words")
+            box, query = self._search_box(VGroup(*[
+                theme.text(w, theme.BODY_SIZE, theme.Q_COLOR) for w in words
+            ]).arrange(RIGHT, buff=0.3), width=6.4)
+            VGroup(box, query).move_to(UP * BOX_Y + RIGHT * 0.6)
+            q_tag = self._role_tag("Q", self.s("q_tag"), theme.Q_COLOR)
+            q_tag.next_to(box, LEFT, buff=0.35)
+            self.play(Create(box), run_time=b.rt(0.1, 0.7))
+            self.play(*[AddTextLetterByLetter(w) for w in query], run_time=b.rt(0.15, 1.2))
+            self.play(FadeIn(q_tag, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.6))
+
+        with self.beat("results") as b:
+            titles = self.items("titles")
+            cards = [self._result_card(titles[i], self.items(f"tags_{i}")) for i in
+                     range(len(titles))]
+            for card, y in zip(cards, ROWS_Y, strict=True):
+                card.move_to(UP * y)
+            k_head = self._role_tag("K", self.s("k_tag"), theme.K_COLOR)
+            k_head.next_to(cards[0].tags, UP, buff=0.0).align_to(cards[0].tags, LEFT)
+            k_head.set_y(ROWS_Y[0] + CARD_H / 2 + 0.32)
+            v_head = self._role_tag("V", self.s("v_tag"), theme.V_COLOR)
+            v_head.align_to(cards[0].body, LEFT).set_y(k_head.get_y())
+            self.play(*[FadeIn(c, shift=0.2 * UP) for c in cards], run_time=b.rt(0.15, 1.0))
+            self.play(FadeIn(k_head), *[Indicate(c.tags, color=theme.K_COLOR) for c in cards],
+                      run_time=b.rt(0.15, 1.0))
+            self.play(FadeIn(v_head), *[c.body.animate.set_opacity(0.9) for c in cards],
+                      run_time=b.rt(0.12, 0.8))
+
+        with self.beat("match") as b:
+            matches = []
+            for card in cards:
+                hits = [chip for chip, t in zip(card.tags, card.tag_words, strict=True)
+                        if t in words]
+                matches.append(len(hits))
+                if hits:
+                    self.play(*[chip[0].animate.set_fill(theme.K_COLOR, 0.35) for chip in hits],
+                              *[Indicate(chip, color=theme.K_COLOR) for chip in hits],
+                              run_time=b.rt(0.08, 0.6))
+            ranking = sorted(range(len(cards)), key=lambda i: -matches[i])
+            self.play(*[cards[i].animate.set_y(ROWS_Y[r]) for r, i in enumerate(ranking)],
+                      run_time=b.rt(0.15, 1.2))
+            ranks = VGroup(*[
+                theme.text(RANKS[r], theme.BODY_SIZE, theme.FG).next_to(cards[i], LEFT, buff=0.2)
+                for r, i in enumerate(ranking)
+            ])
+            self.play(FadeIn(ranks), run_time=b.rt(0.08, 0.5))
+
+        with self.beat("read") as b:
+            top, second, last = (cards[i] for i in ranking)
+            self.play(top.body.animate.set_fill(theme.V_COLOR, 1),
+                      top.frame.animate.set_stroke(theme.V_COLOR, width=3),
+                      run_time=b.rt(0.12, 0.8))
+            self.play(Indicate(top.body, color=theme.V_COLOR), run_time=b.rt(0.12, 0.8))
+            self.play(second.body.animate.set_fill(theme.V_COLOR, 0.45), run_time=b.rt(0.1, 0.6))
+            self.play(last.animate.set_opacity(0.35), run_time=b.rt(0.08, 0.5))
+
+        with self.beat("sentence") as b:
+            self.clear_content(b, keep=(header,))
+            tokens = fb.tokens[self.lang]
+            features = fb.features[self.lang]
+            vfeatures = fb.value_features[self.lang]
+            want = [j for j in range(len(features)) if fb.query[j] > 0]
+            chips = VGroup(*[self._chip(features[j], theme.Q_COLOR) for j in want])
+            chips.arrange(RIGHT, buff=0.2)
+            blank = theme.text(self.s("blank"), theme.BODY_SIZE, theme.Q_COLOR)
+            inner = VGroup(blank, chips).arrange(RIGHT, buff=0.35)
+            box2, inner = self._search_box(inner, width=inner.width + 1.3)
+            VGroup(box2, inner).move_to(UP * BOX_Y)
+            pages = VGroup()
+            for i, tok in enumerate(tokens):
+                k_idx = [j for j in range(len(features)) if fb.K[i][j] > 0]
+                v_idx = [j for j in range(len(vfeatures)) if fb.V[i][j] > 0]
+                pages.add(self._page(tok, [features[j] for j in k_idx], k_idx,
+                                     [vfeatures[j] for j in v_idx]))
+            pages.arrange(RIGHT, buff=0.3)
+            theme.fit(pages, theme.CONTENT_W)
+            pages.move_to(UP * (-0.3))
+            self.play(Create(box2), FadeIn(inner), run_time=b.rt(0.12, 0.8))
+            self.play(*[FadeIn(p, shift=0.2 * UP) for p in pages], run_time=b.rt(0.15, 1.2))
+
+        with self.beat("sentence_match") as b:
+            for page in pages:
+                hits = [chip for chip, j in zip(page.tags, page.tag_idx, strict=True) if j in want]
+                if hits:
+                    self.play(*[chip[0].animate.set_fill(theme.K_COLOR, 0.35) for chip in hits],
+                              *[Indicate(chip, color=theme.K_COLOR) for chip in hits],
+                              run_time=b.rt(0.07, 0.5))
+            best = pages[int(np.argmax(self.derived.fill_scores))]
+            self.play(best.frame.animate.set_stroke(theme.GOOD, width=4),
+                      *[p.animate.set_opacity(0.45) for p in pages if p is not best],
+                      run_time=b.rt(0.1, 0.7))
+            self.play(Indicate(best.value, color=theme.V_COLOR, scale_factor=1.25),
+                      run_time=b.rt(0.12, 0.9))
+
+        with self.beat("recap") as b:
+            self.clear_content(b, keep=(header,))
+            legend = self._legend(self.items("legend"))
+            theme.place_in_content(legend)
+            for row in legend:
+                self.play(FadeIn(row, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.6))
+
+    # -- pieces ---------------------------------------------------------------------------------
+    @staticmethod
+    def _search_box(content: VGroup, width: float) -> tuple[VGroup, VGroup]:
+        """A rounded search field with a magnifier; ``content`` is placed inside it."""
+        field = theme.panel(width, 0.8, color=theme.FG)
+        lens = Circle(radius=0.14).set_stroke(theme.MUTED, width=3)
+        handle = Line(ORIGIN_SE, ORIGIN_SE * 2.2).set_stroke(theme.MUTED, width=3)
+        icon = VGroup(lens, handle.shift(lens.get_center()))
+        icon.move_to(field.get_left() + RIGHT * 0.4)
+        content.next_to(icon, RIGHT, buff=0.3)
+        return VGroup(field, icon), content
+
+    @staticmethod
+    def _chip(s: str, color: str) -> VGroup:
+        label = theme.text(s, theme.SMALL_SIZE, color)
+        box = theme.panel(label.width + 0.3, label.height + 0.22, color=color, fill=theme.BG)
+        return VGroup(box, label.move_to(box))
+
+    @staticmethod
+    def _role_tag(letter: str, s: str, color: str) -> VGroup:
+        dot = Circle(radius=0.2).set_stroke(width=0).set_fill(color, 1)
+        ch = theme.text(letter, theme.SMALL_SIZE, theme.BG, weight="BOLD").move_to(dot)
+        label = theme.text(s, theme.SMALL_SIZE, color)
+        return VGroup(VGroup(dot, ch), label).arrange(RIGHT, buff=0.15)
+
+    def _result_card(self, title: str, tags: tuple[str, ...]) -> VGroup:
+        frame = theme.panel(CARD_W, CARD_H, color=theme.MUTED)
+        head = theme.text(title, theme.BODY_SIZE - 2, theme.FG)
+        chips = VGroup(*[self._chip(t, theme.K_COLOR) for t in tags]).arrange(RIGHT, buff=0.15)
+        left = VGroup(head, chips).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        theme.fit(left, CARD_W / 2 - 0.2)
+        left.move_to(frame.get_left() + RIGHT * (0.3 + left.width / 2))
+        body = VGroup(*[
+            Rectangle(width=w, height=0.09).set_stroke(width=0).set_fill(theme.MUTED, 0.9)
+            for w in (3.4, 3.1, 2.2)
+        ]).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        body.move_to(frame.get_center() + RIGHT * (CARD_W / 4 - 0.1))
+        body.set_opacity(0.35)
+        card = VGroup(frame, left, body)
+        card.frame, card.tags, card.body, card.tag_words = frame, chips, body, tags
+        return card
+
+    def _page(self, token: str, tags: list[str], tag_idx: list[int], values: list[str]) -> VGroup:
+        """One earlier word as a web page: its title, its tags (K) and its content (V)."""
+        frame = theme.panel(3.05, 3.0, color=theme.MUTED)
+        head = theme.text(token, theme.BODY_SIZE, theme.FG, weight="BOLD")
+        head.move_to(frame.get_top() + DOWN * 0.38)
+        rule = Line(LEFT * 1.3, RIGHT * 1.3).set_stroke(theme.MUTED, width=1)
+        rule.next_to(head, DOWN, buff=0.14)
+        k = theme.text("K", theme.SMALL_SIZE, theme.K_COLOR, weight="BOLD")
+        chips = VGroup(*[self._chip(t, theme.K_COLOR) for t in tags])
+        if not tags:
+            chips.add(VGroup(theme.text(self.s("none"), theme.SMALL_SIZE, theme.MUTED)))
+        chips.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        k_part = VGroup(k, chips).arrange(RIGHT, buff=0.15, aligned_edge=UP)
+        theme.fit(k_part, frame.width - 0.3)
+        k_part.next_to(rule, DOWN, buff=0.15).set_x(frame.get_x())
+        v = theme.text("V", theme.SMALL_SIZE, theme.V_COLOR, weight="BOLD")
+        value_text = ", ".join(values) if values else self.s("none")
+        value = self._chip(value_text, theme.V_COLOR if values else theme.MUTED)
+        v_part = VGroup(v, value).arrange(RIGHT, buff=0.15)
+        theme.fit(v_part, frame.width - 0.3)
+        v_part.move_to(frame.get_bottom() + UP * 0.4).set_x(frame.get_x())
+        page = VGroup(frame, head, rule, k_part, v_part)
+        page.frame, page.tags, page.tag_idx, page.value = frame, chips, tag_idx, value
+        if not tags:
+            page.tags, page.tag_idx = VGroup(), []
+        return page
+
+    @staticmethod
+    def _legend(rows: tuple[str, ...]) -> VGroup:
+        """Three rows: a Q/K/V badge, an arrow and what it stands for, in the role's colour."""
+        legend = VGroup()
+        for letter, color, row in zip("QKV", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
+                                      rows, strict=True):
+            badge = theme.panel(0.6, 0.6, color=color, fill=color)
+            ch = theme.text(letter, theme.BODY_SIZE, theme.BG, weight="BOLD").move_to(badge)
+            arrow = theme.text("↔", theme.BODY_SIZE, theme.MUTED)
+            label = theme.text(row, theme.BODY_SIZE, color)
+            legend.add(VGroup(VGroup(badge, ch), arrow, label).arrange(RIGHT, buff=0.25))
+        return legend.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+
+
+ORIGIN_SE = (RIGHT + DOWN) * 0.1
