@@ -21,6 +21,7 @@ from manim import (
     Indicate,
     Line,
     Mobject,
+    MoveToTarget,
     Rectangle,
     SurroundingRectangle,
     Transform,
@@ -70,8 +71,8 @@ class ProjectionsScene(NarratedScene):
         return bracketed([[self.num(v) for v in row] for row in m], color)
 
     def _equation(self, w: np.ndarray, result: np.ndarray, color: str, w_name: str,
-                  res_label: str) -> VGroup:
-        """x · W = r, each part with its label above: VGroup(x, ×, W, =, r, labels)."""
+                  res_label: str, x_label: bool = True) -> VGroup:
+        """x · W = r with labels (x and W above, r to the right): VGroup(x, ×, W, =, r, labels)."""
         x = self._row(self.numbers.projections.x, theme.FG)
         times = theme.text("×", theme.NUM_SIZE)
         mat = self._mat(w, color)
@@ -79,13 +80,12 @@ class ProjectionsScene(NarratedScene):
         res = self._row(result, color)
         VGroup(x, times, mat, eq, res).arrange(RIGHT, buff=0.3)
         labels = VGroup(
-            theme.text(self.s("x_label"), theme.SMALL_SIZE, theme.FG).next_to(x, UP, buff=0.2),
             theme.formula(w_name, 34, color).next_to(mat, UP, buff=0.15),
-            theme.text(res_label, theme.SMALL_SIZE, color).next_to(res, UP, buff=0.2),
+            theme.text(res_label, theme.SMALL_SIZE, color).next_to(res, RIGHT, buff=0.3),
         )
-        top = max(lab.get_bottom()[1] for lab in labels)
-        for lab in labels:
-            lab.align_to(UP * top, DOWN)
+        if x_label:
+            lab = theme.text(self.s("x_label"), theme.SMALL_SIZE, theme.FG)
+            labels.add(lab.next_to(x, UP, buff=0.2).align_to(labels[0], DOWN))
         return VGroup(x, times, mat, eq, res, labels)
 
     def _products(self, x: Sequence[float], col: Sequence[float], total: float,
@@ -174,19 +174,20 @@ class ProjectionsScene(NarratedScene):
             self._regroup(eq_q)
 
         with self.beat("k_and_v") as b:
-            scale = 0.72
-            self.play(FadeOut(rule), FadeOut(calc),
-                      eq_q.animate.scale(scale).set_y(theme.CONTENT_TOP - 0.75),
-                      run_time=b.rt(0.08, 0.7))
-            eqs_more: list[VGroup] = []
-            for w, r, color, name, lab in (
-                (pj.W_K, d.proj_k, theme.K_COLOR, "W_K", self.s("k_label")),
-                (pj.W_V, d.proj_v, theme.V_COLOR, "W_V", self.s("v_label")),
-            ):
-                e = self._equation(w, r, color, name, lab).scale(scale)
-                e.next_to(eqs_more[-1] if eqs_more else eq_q, DOWN, buff=0.3)
-                e.align_to(eq_q, LEFT)
-                eqs_more.append(e)
+            eqs_more = [
+                self._equation(w, r, color, name, lab, x_label=False)
+                for w, r, color, name, lab in (
+                    (pj.W_K, d.proj_k, theme.K_COLOR, "W_K", self.s("k_label")),
+                    (pj.W_V, d.proj_v, theme.V_COLOR, "W_V", self.s("v_label")),
+                )
+            ]
+            eq_q.generate_target()
+            stack = VGroup(eq_q.target, *eqs_more).arrange(DOWN, buff=0.12)
+            for e in eqs_more:
+                e.shift(RIGHT * (eq_q.target[2].get_x() - e[2].get_x()))
+            stack.scale_to_fit_height(theme.CONTENT_H - 0.1)
+            stack.move_to(theme.CONTENT_CENTER)
+            self.play(FadeOut(rule), FadeOut(calc), MoveToTarget(eq_q), run_time=b.rt(0.08, 0.7))
             for e in eqs_more:
                 e[4][1].set_opacity(0)
                 self.play(FadeIn(e), run_time=b.rt(0.07, 0.7))
@@ -254,7 +255,7 @@ class ProjectionsScene(NarratedScene):
                 blocks.add(VGroup(g, lab))
             blocks.arrange(RIGHT, buff=0.55, aligned_edge=DOWN)
             rand_lab = theme.text(self.s("random"), theme.SMALL_SIZE, theme.MUTED)
-            left = VGroup(blocks, rand_lab.next_to(blocks, DOWN, buff=0.35))
+            left = VGroup(rand_lab.next_to(blocks, UP, buff=0.35), blocks)
             left.move_to(LEFT * 3.7 + UP * 0.6)
             self.play(FadeIn(blocks, shift=0.1 * DOWN), FadeIn(rand_lab), run_time=b.rt(0.08, 0.8))
 
@@ -262,7 +263,6 @@ class ProjectionsScene(NarratedScene):
             guess = VGroup(theme.text(self.s("guess"), theme.SMALL_SIZE, theme.MUTED),
                            theme.text(fb.value_features[self.lang][1], theme.BODY_SIZE)
                            ).arrange(RIGHT, buff=0.2)
-            cross = Cross(guess[1], stroke_color=theme.V_COLOR, stroke_width=5)
             answer = VGroup(theme.text(self.s("answer"), theme.SMALL_SIZE, theme.MUTED),
                             theme.text(fb.value_features[self.lang][0], theme.BODY_SIZE,
                                        theme.GOOD)).arrange(RIGHT, buff=0.2)
@@ -270,10 +270,11 @@ class ProjectionsScene(NarratedScene):
             box = theme.panel(inner.width + 0.6, inner.height + 0.6, theme.MUTED)
             predict = VGroup(box, inner.move_to(box)).move_to(RIGHT * 3.6 + UP * 0.6)
             theme.fit(predict, 5.6)
+            cross = Cross(guess[1], stroke_color=theme.V_COLOR, stroke_width=5)
             self.play(FadeIn(box), FadeIn(sent), FadeIn(guess), run_time=b.rt(0.08, 0.8))
             self.play(Create(cross), FadeIn(answer), run_time=b.rt(0.08, 0.8))
             back = CurvedArrow(predict.get_bottom() + DOWN * 0.1 + LEFT * 0.4,
-                               blocks.get_bottom() + DOWN * 0.9 + RIGHT * 0.4,
+                               blocks.get_bottom() + DOWN * 0.15,
                                angle=-1.0, color=theme.V_COLOR)
             nudge = theme.text(self.s("nudge"), theme.SMALL_SIZE, theme.V_COLOR)
             nudge.move_to(DOWN * 1.95)
