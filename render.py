@@ -138,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             build_language(lang, scripts, inputs, args, engine, staged)
         except TTSError as err:
             shutil.rmtree(staged, ignore_errors=True)
-            _say(f"error: voice: {err}")
+            hint = " (--tts auto falls back to the offline voice)" if args.tts == "edge" else ""
+            _say(f"error: voice: {err}{hint}")
             return 1
         except KeyboardInterrupt:
             shutil.rmtree(staged, ignore_errors=True)

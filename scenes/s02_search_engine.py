@@ -72,7 +72,7 @@ class SearchEngineScene(NarratedScene):
                 matches.append(len(hits))
                 if hits:
                     self.play(*[chip[0].animate.set_fill(theme.K_COLOR, 0.35) for chip in hits],
-                              *[Indicate(chip, color=theme.K_COLOR) for chip in hits],
+                              *[Indicate(chip[1], color=theme.FG) for chip in hits],
                               run_time=b.rt(0.08, 0.6))
             ranking = sorted(range(len(cards)), key=lambda i: -matches[i])
             self.play(*[cards[i].animate.set_y(ROWS_Y[r]) for r, i in enumerate(ranking)],
@@ -104,6 +104,7 @@ class SearchEngineScene(NarratedScene):
             inner = VGroup(blank, chips).arrange(RIGHT, buff=0.35)
             box2, inner = self._search_box(inner, width=inner.width + 1.3)
             VGroup(box2, inner).move_to(UP * BOX_Y)
+            q_badge = self._badge("Q", theme.Q_COLOR).next_to(box2, LEFT, buff=0.25)
             pages = VGroup()
             for i, tok in enumerate(tokens):
                 k_idx = [j for j in range(len(features)) if fb.K[i][j] > 0]
@@ -112,8 +113,8 @@ class SearchEngineScene(NarratedScene):
                                      [vfeatures[j] for j in v_idx]))
             pages.arrange(RIGHT, buff=0.3)
             theme.fit(pages, theme.CONTENT_W)
-            pages.move_to(UP * (-0.3))
-            self.play(Create(box2), FadeIn(inner), run_time=b.rt(0.12, 0.8))
+            pages.move_to(UP * (-0.45))
+            self.play(Create(box2), FadeIn(inner), FadeIn(q_badge), run_time=b.rt(0.12, 0.8))
             self.play(*[FadeIn(p, shift=0.2 * UP) for p in pages], run_time=b.rt(0.15, 1.2))
 
         with self.beat("sentence_match") as b:
@@ -121,7 +122,7 @@ class SearchEngineScene(NarratedScene):
                 hits = [chip for chip, j in zip(page.tags, page.tag_idx, strict=True) if j in want]
                 if hits:
                     self.play(*[chip[0].animate.set_fill(theme.K_COLOR, 0.35) for chip in hits],
-                              *[Indicate(chip, color=theme.K_COLOR) for chip in hits],
+                              *[Indicate(chip[1], color=theme.FG) for chip in hits],
                               run_time=b.rt(0.07, 0.5))
             best = pages[int(np.argmax(self.derived.fill_scores))]
             self.play(best.frame.animate.set_stroke(theme.GOOD, width=4),
@@ -131,9 +132,11 @@ class SearchEngineScene(NarratedScene):
                       run_time=b.rt(0.12, 0.9))
 
         with self.beat("recap") as b:
-            self.clear_content(b, keep=(header,))
+            picture = VGroup(box2, inner, q_badge, pages)
+            self.play(picture.animate.scale(0.6).move_to(
+                UP * (theme.CONTENT_TOP - 0.05 - picture.height * 0.3)), run_time=b.rt(0.12, 0.8))
             legend = self._legend(self.items("legend"))
-            theme.place_in_content(legend)
+            legend.next_to(picture, DOWN, buff=0.45)
             for row in legend:
                 self.play(FadeIn(row, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.6))
 
@@ -156,11 +159,14 @@ class SearchEngineScene(NarratedScene):
         return VGroup(box, label.move_to(box))
 
     @staticmethod
-    def _role_tag(letter: str, s: str, color: str) -> VGroup:
+    def _badge(letter: str, color: str) -> VGroup:
         dot = Circle(radius=0.2).set_stroke(width=0).set_fill(color, 1)
         ch = theme.text(letter, theme.SMALL_SIZE, theme.BG, weight="BOLD").move_to(dot)
+        return VGroup(dot, ch)
+
+    def _role_tag(self, letter: str, s: str, color: str) -> VGroup:
         label = theme.text(s, theme.SMALL_SIZE, color)
-        return VGroup(VGroup(dot, ch), label).arrange(RIGHT, buff=0.15)
+        return VGroup(self._badge(letter, color), label).arrange(RIGHT, buff=0.15)
 
     def _result_card(self, title: str, tags: tuple[str, ...]) -> VGroup:
         frame = theme.panel(CARD_W, CARD_H, color=theme.MUTED)
@@ -212,12 +218,12 @@ class SearchEngineScene(NarratedScene):
         legend = VGroup()
         for letter, color, row in zip("QKV", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
                                       rows, strict=True):
-            badge = theme.panel(0.6, 0.6, color=color, fill=color)
-            ch = theme.text(letter, theme.BODY_SIZE, theme.BG, weight="BOLD").move_to(badge)
-            arrow = theme.text("↔", theme.BODY_SIZE, theme.MUTED)
-            label = theme.text(row, theme.BODY_SIZE, color)
+            badge = theme.panel(0.5, 0.5, color=color, fill=color)
+            ch = theme.text(letter, theme.SMALL_SIZE + 2, theme.BG, weight="BOLD").move_to(badge)
+            arrow = theme.text("↔", theme.SMALL_SIZE + 2, theme.MUTED)
+            label = theme.text(row, theme.SMALL_SIZE + 2, color)
             legend.add(VGroup(VGroup(badge, ch), arrow, label).arrange(RIGHT, buff=0.25))
-        return legend.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        return legend.arrange(DOWN, aligned_edge=LEFT, buff=0.18)
 
 
 ORIGIN_SE = (RIGHT + DOWN) * 0.1

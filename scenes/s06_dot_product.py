@@ -44,10 +44,9 @@ class DotProductScene(NarratedScene):
         tokens = fb.tokens[self.lang]
         scores = self.derived.fill_scores
         n, dims = fb.K.shape
-        header: Mobject
 
         with self.beat("intro") as b:
-            header = self.title_card(b)
+            self.title_card(b)
             sentence = self.s("sentence")
             sent = theme.text(sentence, theme.BODY_SIZE)
             theme.fit(sent).move_to(UP * 0.7)
@@ -102,13 +101,13 @@ class DotProductScene(NarratedScene):
         q_name.align_to(RIGHT * (xs[0] + widths[0] / 2), RIGHT)
         for m in (head_word, *names):
             m.align_to(RIGHT * (xs[0] + widths[0] / 2), RIGHT)
-        sep = Line(LEFT * (total / 2) + UP * (y_q - 0.38), RIGHT * (total / 2) + UP * (y_q - 0.38),
+        sep = Line(LEFT * (total / 2) + UP * (y_q - 0.36), RIGHT * (total / 2) + UP * (y_q - 0.36),
                    color=theme.MUTED, stroke_width=2)
         q_row = VGroup(q_name, *q_cells)
         k_rows = [VGroup(names[i], *k_cells[i]) for i in range(n)]
 
         with self.beat("features") as b:
-            self.play(FadeOut(VGroup(sent, box, q_tag, tags)), run_time=b.rt(0.05, 0.5))
+            self.play(FadeOut(VGroup(sent, box, q_tag, tags)), run_time=b.rt(0.06, 0.5))
             self.play(FadeIn(VGroup(head_word, *feat_heads), shift=0.1 * DOWN),
                       run_time=b.rt(0.08, 0.8))
             self.play(*[Indicate(h, color=theme.ACCENT, scale_factor=1.1) for h in feat_heads],
@@ -118,7 +117,7 @@ class DotProductScene(NarratedScene):
 
         with self.beat("keys") as b:
             for row in k_rows:
-                self.play(FadeIn(row, shift=0.1 * DOWN), run_time=b.rt(0.05, 0.5))
+                self.play(FadeIn(row, shift=0.1 * DOWN), run_time=b.rt(0.06, 0.5))
             self.play(Indicate(VGroup(*k_cells[0]), color=theme.K_COLOR), run_time=b.rt(0.1, 1.0))
 
         def products(i: int) -> VGroup:
@@ -158,7 +157,7 @@ class DotProductScene(NarratedScene):
                 if j:
                     anims.append(FadeIn(prod[1][j - 1]))
                 self.play(*anims, run_time=b.rt(0.08, 0.7))
-            self.play(FadeIn(prod[2]), FadeIn(prod[3]), run_time=b.rt(0.05, 0.5))
+            self.play(FadeIn(prod[2]), FadeIn(prod[3]), run_time=b.rt(0.06, 0.5))
             self._land(prod[3], score_cells[0], b.rt(0.08, 0.7))
             self.add(head_score)
 

@@ -36,9 +36,10 @@ from scenes.base import NarratedScene
 
 RAW = theme.ACCENT  # no division
 SCALED = theme.GOOD  # divided by √d
-ROW_H = 0.95
+ROW_H = 0.9
 BAR_H = 0.3
 BAR_MAX = 3.0
+TOP_MAX = 2.6
 LEFT_X = -theme.FRAME_W / 2 + theme.MARGIN + 0.15
 
 
@@ -261,9 +262,9 @@ class ScalingScene(NarratedScene):
                  spread_x, 0.2),
                 ("spread_scaled", r.scaled_std / max_std * BAR_MAX, SCALED,
                  self.num(r.scaled_std, 1), spread_x, -0.2),
-                ("top_raw", r.top_weight_raw * BAR_MAX, RAW, self.pct(r.top_weight_raw),
+                ("top_raw", r.top_weight_raw * TOP_MAX, RAW, self.pct(r.top_weight_raw),
                  top_x, 0.2),
-                ("top_scaled", r.top_weight_scaled * BAR_MAX, SCALED,
+                ("top_scaled", r.top_weight_scaled * TOP_MAX, SCALED,
                  self.pct(r.top_weight_scaled), top_x, -0.2),
             )
             for key, length, color, label, x, dy in pieces:
@@ -295,7 +296,8 @@ class ScalingScene(NarratedScene):
         caption = VGroup(
             VGroup(*[theme.text(line, theme.SMALL_SIZE, theme.FG) for line in self.items("flat")])
             .arrange(DOWN, aligned_edge=LEFT, buff=0.12),
-            theme.text(self.s("stuck"), theme.SMALL_SIZE, theme.V_COLOR),
+            VGroup(*[theme.text(line, theme.SMALL_SIZE, theme.V_COLOR)
+                     for line in self.items("stuck")]).arrange(DOWN, aligned_edge=LEFT, buff=0.12),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         graph = VGroup(axes, y_lab, x_lab, flat, curve, dot)
         group = VGroup(graph, caption).arrange(DOWN, buff=0.3, aligned_edge=LEFT)

@@ -89,7 +89,7 @@ class WorkedExampleScene(NarratedScene):
             out = theme.text(self.vec(att.output, 2), CELL, theme.GOOD, weight="BOLD")
             line = VGroup(*terms, eq, out).arrange(RIGHT, buff=0.18)
             theme.fit(line, theme.CONTENT_W)
-            line.next_to(self.table, DOWN, buff=0.7).set_x(0)
+            line.next_to(self.table, DOWN, buff=0.5).set_x(0)
             if line.get_bottom()[1] < theme.CONTENT_BOTTOM:
                 line.shift(UP * (theme.CONTENT_BOTTOM - line.get_bottom()[1]))
             self.play(FadeIn(VGroup(*terms)), run_time=b.rt(0.25, 1.2))
@@ -98,7 +98,7 @@ class WorkedExampleScene(NarratedScene):
 
         with self.beat("meaning") as b:
             label = theme.text(self.s("result"), HEAD, theme.GOOD)
-            label.next_to(self.out, DOWN, buff=0.25)
+            label.next_to(self.out, DOWN, buff=0.15)
             if label.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
                 label.align_to(self.out, RIGHT)
             self.play(FadeIn(label), Indicate(self.out, color=theme.GOOD), run_time=b.rt(0.3, 1.2))
@@ -129,7 +129,7 @@ class WorkedExampleScene(NarratedScene):
             (self.s("weight"), bars, theme.Q_COLOR, True),
         ]
         table = VGroup()
-        top = theme.CONTENT_TOP - 1.0
+        top = theme.CONTENT_TOP - 0.85
         x = 0.0
         for head, cells, color, align_left in cols:
             col = self._make_column(head, cells, color, top, align_left)

@@ -1,0 +1,289 @@
+"""Step ④: each share times that word's V, added up; and why not just take the top word."""
+
+from __future__ import annotations
+
+import math
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Axes,
+    CurvedArrow,
+    DashedLine,
+    Dot,
+    FadeIn,
+    Indicate,
+    Line,
+    Rectangle,
+    SurroundingRectangle,
+    TransformFromCopy,
+    ValueTracker,
+    VGroup,
+    Write,
+    always_redraw,
+)
+
+from scenes import theme
+from scenes.base import NarratedScene
+
+ROW_H = 0.68
+TOKEN_RIGHT = -4.35  # the token names end here
+WEIGHT_X = -3.55
+TIMES_X = -2.8
+V_X = (-2.0, -1.0, 0.0)
+EQ_X = 0.85
+P_X = (1.75, 2.95, 4.15)  # centres of the share × V cells
+CELL_W = 1.05
+CELL_H = 0.46
+
+
+X_MAX = 8.0  # the graphs' score-gap axis runs from 0 to X_MAX, the hard pick flips halfway
+
+
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-(x - X_MAX / 2)))
+
+
+def _step(x: float) -> float:
+    return 1.0 if x > X_MAX / 2 else 0.0
+
+
+class WeightedSumScene(NarratedScene):
+    scene_id = "weighted_sum"
+
+    def narrate(self) -> None:
+        fb = self.numbers.fill_blank
+        tokens = fb.tokens[self.lang]
+        features = fb.value_features[self.lang]
+        weights = self.derived.fill_weights
+        out = self.derived.fill_output
+        n = len(tokens)
+        top_y = theme.CONTENT_TOP - 0.2
+        feat_y = top_y - 0.5
+        row_y = [feat_y - 0.7 - i * ROW_H for i in range(n)]
+
+        with self.beat("intro") as b:
+            header = self.title_card(b)
+            names = VGroup(*[theme.text(t, theme.BODY_SIZE) for t in tokens])
+            for name, y in zip(names, row_y, strict=True):
+                name.move_to([TOKEN_RIGHT - name.width / 2, y, 0])
+            w_head = theme.text(self.s("weight"), theme.SMALL_SIZE, theme.Q_COLOR)
+            w_head.move_to([WEIGHT_X, feat_y, 0])
+            w_cells = VGroup(*[
+                theme.text(self.pct(w), theme.NUM_SIZE, theme.Q_COLOR).move_to([WEIGHT_X, y, 0])
+                for w, y in zip(weights, row_y, strict=True)
+            ])
+            self.play(FadeIn(names), run_time=b.rt(0.1, 0.6))
+            self.play(FadeIn(w_head), *[FadeIn(c, shift=0.2 * RIGHT) for c in w_cells],
+                      run_time=b.rt(0.12, 0.8))
+
+        with self.beat("values") as b:
+            v_title = theme.text(self.s("v_title"), theme.SMALL_SIZE, theme.V_COLOR)
+            v_title.move_to([V_X[1], top_y, 0])
+            v_heads = VGroup(*[
+                theme.text(f, theme.SMALL_SIZE, theme.V_COLOR).move_to([x, feat_y, 0])
+                for f, x in zip(features, V_X, strict=True)
+            ])
+            v_rows = VGroup()
+            for i, y in enumerate(row_y):
+                v_rows.add(VGroup(*[
+                    theme.text(self.num(v), theme.NUM_SIZE, theme.V_COLOR).move_to([x, y, 0])
+                    for v, x in zip(fb.V[i], V_X, strict=True)
+                ]))
+            brackets = VGroup(*[self._bracket(r) for r in v_rows])
+            self.play(FadeIn(v_title), FadeIn(v_heads), run_time=b.rt(0.1, 0.7))
+            self.play(*[FadeIn(VGroup(r, br), shift=0.1 * DOWN)
+                        for r, br in zip(v_rows, brackets, strict=True)],
+                      run_time=b.rt(0.12, 0.9))
+            for i in range(n):
+                nonzero = [c for c, v in zip(v_rows[i], fb.V[i], strict=True) if v != 0]
+                targets = [v_heads[j] for j, v in enumerate(fb.V[i]) if v != 0]
+                if nonzero:
+                    self.play(Indicate(VGroup(names[i], *nonzero, *targets), color=theme.V_COLOR),
+                              run_time=b.rt(0.08, 0.9))
+
+        with self.beat("multiply") as b:
+            times = VGroup(*[theme.text("×", theme.NUM_SIZE, theme.MUTED).move_to([TIMES_X, y, 0])
+                             for y in row_y])
+            eqs = VGroup(*[theme.text("=", theme.NUM_SIZE, theme.MUTED).move_to([EQ_X, y, 0])
+                           for y in row_y])
+            p_title = theme.text(self.s("product"), theme.SMALL_SIZE, theme.FG)
+            p_title.move_to([P_X[1], top_y, 0])
+            p_heads = VGroup(*[
+                theme.text(f, theme.SMALL_SIZE, theme.V_COLOR).move_to([x, feat_y, 0])
+                for f, x in zip(features, P_X, strict=True)
+            ])
+            self.play(FadeIn(times), FadeIn(eqs), FadeIn(p_title), FadeIn(p_heads),
+                      run_time=b.rt(0.08, 0.6))
+            products = VGroup()
+            for i, y in enumerate(row_y):
+                cells = VGroup(*[self._cell(weights[i] * v, x, y, theme.V_COLOR)
+                                 for v, x in zip(fb.V[i], P_X, strict=True)])
+                products.add(cells)
+                self.play(TransformFromCopy(VGroup(w_cells[i], v_rows[i]), cells),
+                          run_time=b.rt(0.12, 1.0))
+            self.play(Indicate(products[0], color=theme.Q_COLOR),
+                      Indicate(products[-1], color=theme.MUTED), run_time=b.rt(0.1, 0.8))
+
+        with self.beat("sum") as b:
+            sum_y = row_y[-1] - 0.9
+            rule = Line([P_X[0] - CELL_W / 2, row_y[-1] - 0.45, 0],
+                        [P_X[-1] + CELL_W / 2, row_y[-1] - 0.45, 0], color=theme.MUTED)
+            total = theme.text(self.s("total"), theme.BODY_SIZE, theme.GOOD)
+            total.move_to([EQ_X - 0.3 - total.width / 2, sum_y, 0])
+            sums = VGroup(*[self._cell(o, x, sum_y, theme.GOOD)
+                            for o, x in zip(out, P_X, strict=True)])
+            self.play(Write(rule), FadeIn(total), run_time=b.rt(0.08, 0.6))
+            self.play(*[TransformFromCopy(VGroup(*[products[i][j] for i in range(n)]), sums[j])
+                        for j in range(len(P_X))], run_time=b.rt(0.15, 1.2))
+            result = theme.text(self.s("result"), theme.SMALL_SIZE, theme.GOOD)
+            result.next_to(sums, DOWN, buff=0.2)
+            if result.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
+                result.align_to(sums, RIGHT)
+            box = SurroundingRectangle(sums, color=theme.GOOD, buff=0.08)
+            self.play(Write(box), FadeIn(result), run_time=b.rt(0.1, 0.8))
+            self.play(Indicate(VGroup(sums[0], p_heads[0]), color=theme.GOOD),
+                      run_time=b.rt(0.12, 1.0))
+
+        with self.beat("why_not_top") as b:
+            self.clear_content(b, keep=(header,))
+            question = theme.text(self.s("question"), theme.BODY_SIZE + 4, theme.FG)
+            theme.fit(question, theme.CONTENT_W)
+            question.move_to(UP * (theme.CONTENT_TOP - 0.5))
+            soft = self._chip_row(tokens, [float(w) / float(max(weights)) for w in weights],
+                                  self.s("soft"), theme.GOOD)
+            top = int(max(range(n), key=lambda i: weights[i]))
+            hard = self._chip_row(tokens, [1.0 if i == top else 0.12 for i in range(n)],
+                                  self.s("hard"), theme.V_COLOR)
+            rows = VGroup(soft, hard).arrange(DOWN, buff=0.6, aligned_edge=LEFT)
+            theme.fit(rows, theme.CONTENT_W)
+            rows.next_to(question, DOWN, buff=0.7).set_x(0)
+            self.play(Write(question), run_time=b.rt(0.15, 1.0))
+            self.play(FadeIn(soft), run_time=b.rt(0.1, 0.7))
+            self.play(FadeIn(hard), run_time=b.rt(0.1, 0.7))
+
+        with self.beat("spread_info") as b:
+            self.clear_content(b, keep=(header,))
+            adjs = self.items("adj")
+            cards = VGroup(*[self._card(a, theme.K_COLOR) for a in adjs],
+                           self._card(self.s("noun"), theme.Q_COLOR))
+            cards.arrange(RIGHT, buff=0.7).move_to(theme.CONTENT_CENTER + 0.2 * DOWN)
+            noun = cards[-1]
+            arrows = VGroup(*[
+                CurvedArrow(noun.get_top() + 0.1 * UP, c.get_top() + 0.1 * UP,
+                            angle=0.9 + 0.3 * k, color=theme.Q_COLOR, stroke_width=4)
+                for k, c in enumerate(cards[:-1][::-1])
+            ])
+            spread = theme.text(self.s("spread"), theme.BODY_SIZE, theme.FG)
+            theme.fit(spread, theme.CONTENT_W)
+            spread.next_to(cards, DOWN, buff=0.55)
+            self.play(FadeIn(cards, shift=0.1 * DOWN), run_time=b.rt(0.1, 0.8))
+            self.play(*[Write(a) for a in arrows], run_time=b.rt(0.12, 1.0))
+            self.play(FadeIn(spread), run_time=b.rt(0.08, 0.6))
+            lost = theme.text(self.s("lost"), theme.BODY_SIZE, theme.V_COLOR)
+            theme.fit(lost, theme.CONTENT_W)
+            lost.next_to(spread, DOWN, buff=0.3)
+            self._pause(b, 2.5, keep=2.5)
+            dropped = cards[0]
+            self.play(arrows[-1].animate.set_opacity(0.15), dropped.animate.set_opacity(0.25),
+                      FadeIn(lost), run_time=b.rt(0.1, 0.8))
+
+        with self.beat("smooth") as b:
+            self.clear_content(b, keep=(header,))
+            left = self._graph(self.s("smooth"), theme.GOOD, smooth=True)
+            right = self._graph(self.s("jump"), theme.V_COLOR, smooth=False)
+            graphs = VGroup(left["all"], right["all"]).arrange(RIGHT, buff=1.0, aligned_edge=UP)
+            theme.fit(graphs, theme.CONTENT_W)
+            graphs.move_to(theme.CONTENT_CENTER + 0.35 * UP)
+            x = ValueTracker(0.5)
+            dots = VGroup(
+                always_redraw(lambda: Dot(left["axes"].c2p(x.get_value(), _sigmoid(x.get_value())),
+                                          color=theme.FG, radius=0.1)),
+                always_redraw(lambda: Dot(right["axes"].c2p(x.get_value(), _step(x.get_value())),
+                                          color=theme.FG, radius=0.1)),
+            )
+            notes = VGroup(
+                theme.text(self.s("smooth_note"), theme.SMALL_SIZE, theme.GOOD),
+                theme.text(self.s("jump_note"), theme.SMALL_SIZE, theme.V_COLOR),
+            )
+            for note, g in zip(notes, (left["all"], right["all"]), strict=True):
+                theme.fit(note, g.width + 0.4)
+                note.next_to(g, DOWN, buff=0.3)
+            self.play(FadeIn(left["frame"]), FadeIn(right["frame"]), run_time=b.rt(0.08, 0.8))
+            self.play(Write(left["curve"]), Write(right["curve"]), run_time=b.rt(0.1, 1.0))
+            self.add(dots)
+            self.play(x.animate.set_value(X_MAX - 0.5), run_time=b.rt(0.25, 4.0))
+            self.play(FadeIn(notes), run_time=b.rt(0.08, 0.6))
+            self.play(x.animate.set_value(X_MAX / 2 - 1), run_time=b.rt(0.15, 2.5))
+
+    # -- pieces ---------------------------------------------------------------------------------
+    def _pause(self, b, most: float, keep: float) -> None:
+        """Wait up to ``most`` s, leaving at least ``keep`` s of the beat for what follows."""
+        t = min(most, b.remaining - keep)
+        if t > 0.1:
+            self.wait(t)
+
+    def _bracket(self, row: VGroup) -> VGroup:
+        h = row.height + 0.3
+        parts = VGroup()
+        for side, edge in ((LEFT, row.get_left()), (RIGHT, row.get_right())):
+            x = edge[0] + (-0.25 if side is LEFT else 0.25)
+            inward = 0.12 if side is LEFT else -0.12
+            y0, y1 = row.get_y() - h / 2, row.get_y() + h / 2
+            parts.add(
+                Line([x, y0, 0], [x, y1, 0], color=theme.V_COLOR, stroke_width=3),
+                Line([x, y0, 0], [x + inward, y0, 0], color=theme.V_COLOR, stroke_width=3),
+                Line([x, y1, 0], [x + inward, y1, 0], color=theme.V_COLOR, stroke_width=3),
+            )
+        return parts
+
+    def _cell(self, value: float, x: float, y: float, color: str) -> VGroup:
+        """A number over a bar whose length is its value (a share of the cell width)."""
+        frame = Rectangle(width=CELL_W, height=CELL_H).set_stroke(theme.MUTED, 1, opacity=0.5)
+        frame.move_to([x, y, 0])
+        fill = Rectangle(width=max(float(value) * CELL_W, 0.01), height=CELL_H)
+        fill.set_stroke(width=0).set_fill(color, 0.45)
+        fill.move_to(frame, aligned_edge=LEFT)
+        label = theme.text(self.num(value, 2), theme.SMALL_SIZE, theme.FG).move_to(frame)
+        return VGroup(frame, fill, label)
+
+    def _chip_row(self, tokens, strengths, label: str, color: str) -> VGroup:
+        chips = VGroup()
+        for t, s in zip(tokens, strengths, strict=True):
+            txt = theme.text(t, theme.BODY_SIZE)
+            box = theme.panel(txt.width + 0.5, 0.7, color=color, fill=color)
+            box.set_fill(color, 0.08 + 0.6 * s).set_stroke(color, 2, opacity=0.3 + 0.7 * s)
+            txt.move_to(box).set_opacity(0.4 + 0.6 * s)
+            chips.add(VGroup(box, txt))
+        chips.arrange(RIGHT, buff=0.25)
+        lab = theme.text(label, theme.BODY_SIZE, color)
+        lab.next_to(chips, LEFT, buff=0.5)
+        return VGroup(lab, chips)
+
+    def _card(self, word: str, color: str) -> VGroup:
+        txt = theme.text(word, theme.TITLE_SIZE, theme.FG)
+        box = theme.panel(max(txt.width + 0.8, 1.6), 1.2, color=color)
+        return VGroup(box, txt.move_to(box))
+
+    def _graph(self, title: str, color: str, smooth: bool) -> dict:
+        axes = Axes(x_range=[0, X_MAX, 1], y_range=[0, 1.1, 0.5], x_length=4.8, y_length=2.4,
+                    tips=False, axis_config={"color": theme.MUTED, "include_ticks": False})
+        if smooth:
+            curve = axes.plot(_sigmoid, color=color, x_range=[0, X_MAX, 0.1])
+        else:
+            mid = X_MAX / 2
+            curve = VGroup(
+                Line(axes.c2p(0, 0), axes.c2p(mid, 0), color=color, stroke_width=4),
+                DashedLine(axes.c2p(mid, 0), axes.c2p(mid, 1), color=color, stroke_width=2),
+                Line(axes.c2p(mid, 1), axes.c2p(X_MAX, 1), color=color, stroke_width=4),
+            )
+        head = theme.text(title, theme.BODY_SIZE, color)
+        head.next_to(axes, UP, buff=0.5)
+        y_lab = theme.text(self.s("share"), theme.SMALL_SIZE, theme.MUTED)
+        y_lab.next_to(axes.c2p(0, 1.1), UP, buff=0.08).align_to(axes, LEFT)
+        x_lab = theme.text(self.s("gap"), theme.SMALL_SIZE, theme.MUTED)
+        x_lab.next_to(axes.x_axis, DOWN, buff=0.12).align_to(axes, RIGHT)
+        frame = VGroup(head, axes, y_lab, x_lab)
+        return {"all": VGroup(frame, curve), "frame": frame, "axes": axes, "curve": curve}

@@ -1,0 +1,40 @@
+"""The layout check itself: it must notice text in the subtitle band or off the frame."""
+
+from __future__ import annotations
+
+from manim import DOWN, RIGHT
+
+from scenes import theme
+from scenes.registry import discover
+from tests.scenes.conftest import load_scene_class
+
+
+def _worked_example():
+    return next(s for s in discover() if s.scene_id == "worked_example")
+
+
+def test_text_in_the_subtitle_band_or_off_frame_is_reported(dry_run_scene, monkeypatch):
+    info = _worked_example()
+    base = load_scene_class(info)
+
+    class Misplaced(base):  # type: ignore[misc, valid-type]
+        def narrate(self) -> None:
+            for i, beat in enumerate(self.script.beats):
+                with self.beat(beat.id):
+                    if i == 0:
+                        low = theme.text("subtitle band")
+                        low.to_edge(DOWN, buff=0.1)
+                        wide = theme.text("off the right edge").to_edge(RIGHT, buff=-1.0)
+                        self.add(low, wide)
+
+    monkeypatch.setattr("tests.scenes.conftest.load_scene_class", lambda _info: Misplaced)
+    scene = dry_run_scene(info, "en")
+    first = scene.script.beats[0].id
+    assert any(f"{first}: " in m and "subtitle band" in m for m in scene.layout_issues)
+    assert any("right edge" in m for m in scene.layout_issues)
+
+
+def test_reference_scene_has_no_layout_issues(dry_run_scene):
+    scene = dry_run_scene(_worked_example(), "zh")
+    assert scene.layout_issues == []
+    assert [b.id for b in scene._times] == [b.id for b in scene.script.beats]
