@@ -74,11 +74,7 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["fb.output"] = _vec(derived.fill_output)
     f["fb.min_score"] = float(np.min(derived.fill_scores))
     f["fb.max_score"] = float(np.max(derived.fill_scores))
-    # the naive attempt again with a different constant (shift + 1): the first word's share
-    alt_shift = float(fb.shift) + 1
-    alt = derived.fill_scores + alt_shift
-    f["fb.shift_alt"] = alt_shift
-    f["fb.shifted_alt.0"] = float(alt[0] / alt.sum())
+    f["fb.shift_alt"] = float(fb.shift) + 1  # the naive attempt with a different constant
 
     f["pj.x"] = _vec(pj.x)
     f["pj.q"] = _vec(derived.proj_q)

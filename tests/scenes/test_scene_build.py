@@ -28,3 +28,20 @@ def test_scene_builds_every_beat_inside_the_frame(info, lang, dry_run_scene):
     played = [b.id for b in scene._times]
     assert played == [b.id for b in scene.script.beats]
     assert scene.layout_issues == []
+
+
+def test_plain_manim_cli_builds_a_scene_without_a_plan(tmp_path):
+    """Authors iterate on visuals with the plain Manim CLI; durations are then estimated."""
+    import os
+    import subprocess
+    import sys
+
+    info = next(s for s in SCENES if s.scene_id == "worked_example")
+    env = {k: v for k, v in os.environ.items() if k != "QKV_PLAN"} | {"QKV_LANG": "en"}
+    p = subprocess.run(
+        [sys.executable, "-m", "manim", "render", "-ql", "--dry_run", "--media_dir",
+         str(tmp_path), str(info.path), info.class_name],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "durations estimated" in p.stderr
