@@ -8,6 +8,7 @@ from manim import (
     RIGHT,
     UP,
     FadeIn,
+    FadeOut,
     GrowFromEdge,
     Indicate,
     Rectangle,
@@ -53,12 +54,20 @@ class WorkedExampleScene(NarratedScene):
             self.play(FadeIn(step), run_time=b.rt(0.1, 0.5))
             col = self.table[4]
             self.add(col[0])
+            calc = None
             for i in range(n):
+                new_calc = self._dot_line(we.Q[qi], we.K[i], att.scores[i])
+                swap = [FadeOut(calc)] if calc is not None else []
+                self.play(*swap, FadeIn(new_calc), run_time=b.rt(0.06, 0.4))
                 self.play(
                     TransformFromCopy(VGroup(self.table[1][1][qi], self.table[2][1][i]),
                                       col[1][i]),
-                    run_time=b.rt(0.12, 0.7),
+                    Indicate(self.table[2][1][i], color=theme.K_COLOR),
+                    run_time=b.rt(0.1, 0.7),
                 )
+                self.wait(b.rt(0.08, 0.8))
+                calc = new_calc
+            self.play(FadeOut(calc), run_time=b.rt(0.05, 0.3))
             self.step = step
 
         with self.beat("scale") as b:
@@ -150,6 +159,20 @@ class WorkedExampleScene(NarratedScene):
             for cell in cells:
                 cell.align_to(header, LEFT)
         return VGroup(header, body)
+
+    def _dot_line(self, q, k, score) -> VGroup:
+        """q · k = a×b + c×d = score, in the Q/K colours, centred below the table."""
+        parts: list = [theme.text(self.vec(q), CELL, theme.Q_COLOR), theme.text("·", CELL),
+                       theme.text(self.vec(k), CELL, theme.K_COLOR), theme.text("=", CELL)]
+        for j, (a, c) in enumerate(zip(q, k, strict=True)):
+            if j:
+                parts.append(theme.text("+", CELL))
+            parts += [theme.text(self.num(a), CELL, theme.Q_COLOR), theme.text("×", CELL),
+                      theme.text(self.num(c), CELL, theme.K_COLOR)]
+        parts += [theme.text("=", CELL), theme.text(self.num(score), CELL, weight="BOLD")]
+        line = VGroup(*parts).arrange(RIGHT, buff=0.14)
+        theme.fit(line, theme.CONTENT_W)
+        return line.next_to(self.table, DOWN, buff=0.5).set_x(0)
 
     def _step_label(self, s: str):
         label = theme.text(s, theme.BODY_SIZE, theme.ACCENT)
