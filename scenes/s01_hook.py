@@ -62,16 +62,17 @@ class HookScene(NarratedScene):
             self.play(Create(lure), run_time=b.rt(0.12, 0.8))
 
         with self.beat("look_back") as b:
-            self.play(*[FadeOut(m) for m in (answer, clue, lure)],
-                      lines.animate.set_opacity(0.55), run_time=b.rt(0.08, 0.5))
+            self.play(*[FadeOut(m) for m in (answer, clue, lure)], run_time=b.rt(0.06, 0.4))
+            self.play(lines.animate.move_to(UP * (theme.CONTENT_TOP - 0.15 - lines.height / 2))
+                      .set_opacity(0.55), run_time=b.rt(0.08, 0.7))
             order = sorted(range(len(tokens)), key=lambda i: where[i])
             chips, blank_chip = self._chips(tokens, order)
             self.play(*[TransformFromCopy(spans[i], chips[i]) for i in order],
                       TransformFromCopy(blank, blank_chip), run_time=b.rt(0.2, 1.2))
             arcs = {}
             for i in order:
-                start = blank_chip.get_top() + 0.05 * UP
-                end = chips[i].get_top() + 0.05 * UP
+                start = blank_chip.get_top() + 0.06 * UP
+                end = chips[i].get_top() + 0.06 * UP
                 arc = ArcBetweenPoints(start, end, angle=0.6)
                 arc.set_stroke(theme.Q_COLOR, width=3)
                 arc.add_tip(tip_length=0.18, tip_width=0.16)
@@ -132,7 +133,7 @@ class HookScene(NarratedScene):
             for s in raw
         ]).arrange(DOWN, aligned_edge=LEFT, buff=0.32)
         theme.fit(lines, theme.CONTENT_W)
-        lines.move_to(UP * (theme.CONTENT_TOP - 0.15 - lines.height / 2))
+        lines.move_to(theme.CONTENT_CENTER + UP * 0.5)
         found = [self._find(raw, lines, tok) for tok in tokens]
         spans = [glyphs for glyphs, _ in found]
         where = [pos for _, pos in found]

@@ -24,8 +24,10 @@ from scenes.base import NarratedScene
 BOX_Y = theme.CONTENT_TOP - 0.5
 CARD_W = 9.6
 CARD_H = 1.1
-ROWS_Y = (0.95, -0.35, -1.65)
+ROWS_Y = (0.96, -0.35, -1.65)
 RANKS = "①②③④"
+PAGE_H = 2.45
+PAGES_Y = BOX_Y - 0.6 - PAGE_H / 2
 
 
 class SearchEngineScene(NarratedScene):
@@ -37,14 +39,13 @@ class SearchEngineScene(NarratedScene):
         with self.beat("intro") as b:
             header = self.title_card(b)
             words = self.items("query_words")
-            box, query = self._search_box(VGroup(*[
-                theme.text(w, theme.BODY_SIZE, theme.Q_COLOR) for w in words
-            ]).arrange(RIGHT, buff=0.3), width=6.4)
+            query_text = theme.text("  ".join(words), theme.BODY_SIZE, theme.Q_COLOR)
+            box, query = self._search_box(VGroup(query_text), width=6.4)
             VGroup(box, query).move_to(UP * BOX_Y + RIGHT * 0.6)
             q_tag = self._role_tag("Q", self.s("q_tag"), theme.Q_COLOR)
             q_tag.next_to(box, LEFT, buff=0.35)
             self.play(Create(box), run_time=b.rt(0.1, 0.7))
-            self.play(*[AddTextLetterByLetter(w) for w in query], run_time=b.rt(0.15, 1.2))
+            self.play(AddTextLetterByLetter(query_text), run_time=b.rt(0.15, 1.2))
             self.play(FadeIn(q_tag, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.6))
 
         with self.beat("results") as b:
@@ -113,7 +114,7 @@ class SearchEngineScene(NarratedScene):
                                      [vfeatures[j] for j in v_idx]))
             pages.arrange(RIGHT, buff=0.3)
             theme.fit(pages, theme.CONTENT_W)
-            pages.move_to(UP * (-0.45))
+            pages.move_to(UP * PAGES_Y)
             self.play(Create(box2), FadeIn(inner), FadeIn(q_badge), run_time=b.rt(0.12, 0.8))
             self.play(*[FadeIn(p, shift=0.2 * UP) for p in pages], run_time=b.rt(0.15, 1.2))
 
@@ -132,11 +133,9 @@ class SearchEngineScene(NarratedScene):
                       run_time=b.rt(0.12, 0.9))
 
         with self.beat("recap") as b:
-            picture = VGroup(box2, inner, q_badge, pages)
-            self.play(picture.animate.scale(0.6).move_to(
-                UP * (theme.CONTENT_TOP - 0.05 - picture.height * 0.3)), run_time=b.rt(0.12, 0.8))
             legend = self._legend(self.items("legend"))
-            legend.next_to(picture, DOWN, buff=0.45)
+            legend.next_to(pages, DOWN, buff=0.25)
+            legend.set_x(0)
             for row in legend:
                 self.play(FadeIn(row, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.6))
 
@@ -155,7 +154,7 @@ class SearchEngineScene(NarratedScene):
     @staticmethod
     def _chip(s: str, color: str) -> VGroup:
         label = theme.text(s, theme.SMALL_SIZE, color)
-        box = theme.panel(label.width + 0.3, label.height + 0.22, color=color, fill=theme.BG)
+        box = theme.panel(label.width + 0.3, 0.48, color=color, fill=theme.BG)
         return VGroup(box, label.move_to(box))
 
     @staticmethod
@@ -176,7 +175,7 @@ class SearchEngineScene(NarratedScene):
         theme.fit(left, CARD_W / 2 - 0.2)
         left.move_to(frame.get_left() + RIGHT * (0.3 + left.width / 2))
         body = VGroup(*[
-            Rectangle(width=w, height=0.09).set_stroke(width=0).set_fill(theme.MUTED, 0.9)
+            Rectangle(width=w, height=0.08).set_stroke(width=0).set_fill(theme.MUTED, 0.9)
             for w in (3.4, 3.1, 2.2)
         ]).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         body.move_to(frame.get_center() + RIGHT * (CARD_W / 4 - 0.1))
@@ -187,25 +186,25 @@ class SearchEngineScene(NarratedScene):
 
     def _page(self, token: str, tags: list[str], tag_idx: list[int], values: list[str]) -> VGroup:
         """One earlier word as a web page: its title, its tags (K) and its content (V)."""
-        frame = theme.panel(3.05, 3.0, color=theme.MUTED)
+        frame = theme.panel(3.05, PAGE_H, color=theme.MUTED)
         head = theme.text(token, theme.BODY_SIZE, theme.FG, weight="BOLD")
-        head.move_to(frame.get_top() + DOWN * 0.38)
+        head.move_to(frame.get_top() + DOWN * 0.3)
         rule = Line(LEFT * 1.3, RIGHT * 1.3).set_stroke(theme.MUTED, width=1)
-        rule.next_to(head, DOWN, buff=0.14)
+        rule.next_to(head, DOWN, buff=0.1)
         k = theme.text("K", theme.SMALL_SIZE, theme.K_COLOR, weight="BOLD")
         chips = VGroup(*[self._chip(t, theme.K_COLOR) for t in tags])
         if not tags:
             chips.add(VGroup(theme.text(self.s("none"), theme.SMALL_SIZE, theme.MUTED)))
-        chips.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        chips.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
         k_part = VGroup(k, chips).arrange(RIGHT, buff=0.15, aligned_edge=UP)
         theme.fit(k_part, frame.width - 0.3)
-        k_part.next_to(rule, DOWN, buff=0.15).set_x(frame.get_x())
+        k_part.next_to(rule, DOWN, buff=0.1).set_x(frame.get_x())
         v = theme.text("V", theme.SMALL_SIZE, theme.V_COLOR, weight="BOLD")
         value_text = ", ".join(values) if values else self.s("none")
         value = self._chip(value_text, theme.V_COLOR if values else theme.MUTED)
         v_part = VGroup(v, value).arrange(RIGHT, buff=0.15)
         theme.fit(v_part, frame.width - 0.3)
-        v_part.move_to(frame.get_bottom() + UP * 0.4).set_x(frame.get_x())
+        v_part.move_to(frame.get_bottom() + UP * 0.32).set_x(frame.get_x())
         page = VGroup(frame, head, rule, k_part, v_part)
         page.frame, page.tags, page.tag_idx, page.value = frame, chips, tag_idx, value
         if not tags:
@@ -218,12 +217,12 @@ class SearchEngineScene(NarratedScene):
         legend = VGroup()
         for letter, color, row in zip("QKV", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
                                       rows, strict=True):
-            badge = theme.panel(0.5, 0.5, color=color, fill=color)
+            badge = theme.panel(0.46, 0.46, color=color, fill=color)
             ch = theme.text(letter, theme.SMALL_SIZE + 2, theme.BG, weight="BOLD").move_to(badge)
             arrow = theme.text("↔", theme.SMALL_SIZE + 2, theme.MUTED)
             label = theme.text(row, theme.SMALL_SIZE + 2, color)
             legend.add(VGroup(VGroup(badge, ch), arrow, label).arrange(RIGHT, buff=0.25))
-        return legend.arrange(DOWN, aligned_edge=LEFT, buff=0.18)
+        return legend.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
 
 
 ORIGIN_SE = (RIGHT + DOWN) * 0.1

@@ -8,10 +8,12 @@ percentages, outputs, vectors), in any of the ways the video formats them.
 from __future__ import annotations
 
 import ast
+import math
 import re
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from narration import numfmt
@@ -49,20 +51,20 @@ def test_scripts_have_digits_only_in_placeholders(path: Path):
 
 
 def _example_values() -> tuple[set[str], list[float]]:
+    """Strings: every numeric fact in every way the video writes it. Floats: the headline
+    values a scene might be tempted to type (scores, shares, outputs); layout numbers such
+    as 0.25 or 0.5 are exact short decimals and are not judged."""
     numbers = load_numbers()
-    facts = build_facts(numbers, derive(numbers))
+    derived = derive(numbers)
+    facts = build_facts(numbers, derived)
     strings: set[str] = set()
-    floats: list[float] = []
     for value in facts.values():
         if isinstance(value, tuple):
             for lang in numfmt.LANGS:
                 for dec in (None, 1, 2):
                     strings.add(numfmt.vector(value, lang, dec).display)
-            floats.extend(x for x in value if round(x, 2) != x)
         elif isinstance(value, int | float) and not isinstance(value, bool):
             x = float(value)
-            if round(x, 2) != x:  # exact short decimals (0.25, 0.5) are also layout numbers
-                floats.append(x)
             for dec in (None, 1, 2):
                 s = numfmt.number(x, "en", dec).display
                 if len(s.lstrip("−")) >= 2:  # single digits are too common to judge
@@ -70,6 +72,11 @@ def _example_values() -> tuple[set[str], list[float]]:
                     strings.add(s.replace("−", "-"))
             if 0 <= x <= 1:
                 strings.add(numfmt.percent(x, "en").display)
+    w = derived.worked
+    headline = [w.scores, w.scaled, w.weights, w.output, derived.fill_scores,
+                derived.fill_weights, derived.fill_shifted, derived.fill_output,
+                [derived.sqrt_d_model, math.sqrt(w.d)]]
+    floats = [float(x) for arr in headline for x in np.ravel(arr) if round(float(x), 2) != x]
     return strings, floats
 
 

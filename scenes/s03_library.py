@@ -1,0 +1,214 @@
+"""The library analogy: what you want (Q), catalogue-card labels (K), the books' content (V)."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Circle,
+    Create,
+    FadeIn,
+    FadeOut,
+    GrowFromEdge,
+    Indicate,
+    Line,
+    Rectangle,
+    TransformFromCopy,
+    VGroup,
+)
+
+from scenes import theme
+from scenes.base import NarratedScene
+
+LEFT_X = -5.25
+CARD_X = -1.55
+CARD_W, CARD_H = 3.7, 0.96
+ROWS_Y = (1.75, 0.6, -0.55, -1.7)
+BAR_X = 0.6
+BAR_MAX = 1.9
+SHELF_L, SHELF_R = 3.95, 6.55
+BOOK_W, BOOK_H = 1.5, 0.64
+PULL_MAX = 1.1
+NOTES_W = 2.3
+
+
+class LibraryScene(NarratedScene):
+    scene_id = "library"
+
+    def narrate(self) -> None:
+        shares = np.sort(self.derived.fill_weights)[::-1]  # one share per book, best first
+        top = float(shares[0])
+
+        with self.beat("intro") as b:
+            header = self.title_card(b)
+            steps = VGroup(*[theme.text(s, theme.SMALL_SIZE + 2, theme.MUTED)
+                             for s in self.items("steps")])
+            steps.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+            steps.move_to(UP * (theme.CONTENT_TOP - 0.1 - steps.height / 2))
+            steps.set_x(LEFT_X).align_to(RIGHT * (LEFT_X - 1.25), LEFT)
+            want = self._want_card()
+            want.move_to(RIGHT * LEFT_X + UP * 0.45)
+            self.play(FadeIn(steps), run_time=b.rt(0.1, 0.6))
+            self._activate(steps, 0, b)
+            self.play(FadeIn(want, shift=0.15 * RIGHT), run_time=b.rt(0.12, 0.8))
+
+        with self.beat("catalogue") as b:
+            titles = self.items("titles")
+            cards = VGroup(*[self._card(titles[i], self.items(f"tags_{i}"))
+                             for i in range(len(shares))])
+            for card, y in zip(cards, ROWS_Y, strict=True):
+                card.move_to(RIGHT * CARD_X + UP * y)
+            k_head = self._head("K", self.s("catalogue"), theme.K_COLOR)
+            k_head.move_to(RIGHT * CARD_X + UP * (ROWS_Y[0] + CARD_H / 2 + 0.3))
+            shelf, books = self._shelf(len(shares))
+            v_head = self._head("V", self.s("shelf"), theme.V_COLOR)
+            v_head.move_to(RIGHT * (SHELF_L + SHELF_R) / 2 + UP * k_head.get_y())
+            self.play(FadeIn(k_head), *[FadeIn(c, shift=0.1 * DOWN) for c in cards],
+                      run_time=b.rt(0.15, 1.0))
+            self.play(Indicate(VGroup(*[c.tags for c in cards]), color=theme.K_COLOR,
+                               scale_factor=1.05), run_time=b.rt(0.12, 0.8))
+            self.play(FadeIn(v_head), Create(shelf), *[FadeIn(bk) for bk in books],
+                      run_time=b.rt(0.15, 1.0))
+
+        with self.beat("match") as b:
+            self._activate(steps, 1, b)
+            lines = VGroup(*[
+                Line(want.get_right(), card.get_left()).set_stroke(
+                    theme.Q_COLOR, width=1 + 7 * float(w) / top)
+                for card, w in zip(cards, shares, strict=True)
+            ])
+            self.play(*[Create(line) for line in lines], run_time=b.rt(0.12, 0.8))
+            bars = VGroup()
+            for card, w in zip(cards, shares, strict=True):
+                rect = Rectangle(width=max(0.03, float(w) / top * BAR_MAX), height=0.34)
+                rect.set_stroke(width=0).set_fill(theme.Q_COLOR, 0.85)
+                rect.move_to(UP * card.get_y()).align_to(RIGHT * BAR_X, LEFT)
+                pct = theme.text(self.pct(w), theme.SMALL_SIZE, theme.FG)
+                pct.next_to(rect, RIGHT, buff=0.12)
+                bars.add(VGroup(rect, pct))
+            self.play(*[GrowFromEdge(bar, LEFT) for bar in bars], run_time=b.rt(0.2, 1.4))
+            self.play(cards[0].frame.animate.set_stroke(theme.GOOD, width=4),
+                      Indicate(bars[0], color=theme.GOOD), run_time=b.rt(0.1, 0.8))
+
+        with self.beat("take") as b:
+            self._activate(steps, 2, b)
+            self.play(*[bk.animate.shift(LEFT * PULL_MAX * float(w) / top)
+                        for bk, w in zip(books, shares, strict=True)], run_time=b.rt(0.15, 1.0))
+            notes_label = theme.text(self.s("notes"), theme.SMALL_SIZE, theme.V_COLOR)
+            slot = Rectangle(width=NOTES_W, height=0.44).set_stroke(theme.MUTED, width=2)
+            notes = VGroup(notes_label, slot).arrange(DOWN, buff=0.15)
+            notes.move_to(RIGHT * LEFT_X + UP * (ROWS_Y[-1] + 0.1))
+            self.play(FadeIn(notes), run_time=b.rt(0.08, 0.5))
+            x = slot.get_left()[0]
+            chunks = VGroup()
+            for r, w in enumerate(shares):
+                shade = 1.0 - 0.7 * r / max(1, len(shares) - 1)
+                width = max(0.02, float(w) * NOTES_W)
+                chunk = Rectangle(width=width, height=slot.height).set_stroke(theme.BG, width=2)
+                chunk.set_fill(theme.V_COLOR, shade).move_to(slot).align_to(RIGHT * x, LEFT)
+                x += width
+                chunks.add(chunk)
+            for bk, chunk in zip(books, chunks, strict=True):
+                self.play(TransformFromCopy(bk[0], chunk), run_time=b.rt(0.1, 0.7))
+
+        with self.beat("why_split") as b:
+            self.play(Indicate(cards[0], color=theme.K_COLOR, scale_factor=1.08),
+                      run_time=b.rt(0.2, 1.2))
+            self.play(Indicate(books[0], color=theme.V_COLOR, scale_factor=1.15),
+                      run_time=b.rt(0.2, 1.2))
+
+        with self.beat("recap") as b:
+            keep = (header, want, cards[0], books[0])
+            self.play(*[FadeOut(m) for m in self.mobjects if m not in keep],
+                      run_time=b.rt(0.1, 0.5))
+            arrow_1 = self._arrow()
+            arrow_2 = self._arrow()
+            row = VGroup(want.copy(), arrow_1, cards[0].copy(), arrow_2, books[0].copy())
+            row.arrange(RIGHT, buff=0.3)
+            legend = self._legend(self.items("legend"))
+            VGroup(row, legend).arrange(DOWN, buff=0.6).move_to(theme.CONTENT_CENTER)
+            legend.set_x(0)
+            self.play(want.animate.move_to(row[0]), cards[0].animate.move_to(row[2]),
+                      books[0].animate.move_to(row[4]), run_time=b.rt(0.15, 1.0))
+            self.play(FadeIn(arrow_1), FadeIn(arrow_2), run_time=b.rt(0.08, 0.4))
+            for line in legend:
+                self.play(FadeIn(line, shift=0.1 * RIGHT), run_time=b.rt(0.08, 0.5))
+
+    # -- pieces ---------------------------------------------------------------------------------
+    def _activate(self, steps: VGroup, k: int, b) -> None:
+        self.play(*[s.animate.set_color(theme.ACCENT if i == k else theme.MUTED)
+                    for i, s in enumerate(steps)], run_time=b.rt(0.06, 0.4))
+
+    def _want_card(self) -> VGroup:
+        box = theme.panel(2.6, 1.15, color=theme.Q_COLOR)
+        label = theme.text(self.s("want_label"), theme.SMALL_SIZE, theme.MUTED)
+        want = theme.text(self.s("want"), theme.BODY_SIZE - 2, theme.Q_COLOR, weight="BOLD")
+        theme.fit(want, box.width - 0.3)
+        body = VGroup(label, want).arrange(DOWN, buff=0.1)
+        return VGroup(box, body.move_to(box))
+
+    @staticmethod
+    def _head(letter: str, s: str, color: str) -> VGroup:
+        dot = Circle(radius=0.18).set_stroke(width=0).set_fill(color, 1)
+        ch = theme.text(letter, theme.SMALL_SIZE, theme.BG, weight="BOLD").move_to(dot)
+        label = theme.text(s, theme.SMALL_SIZE, color)
+        return VGroup(VGroup(dot, ch), label).arrange(RIGHT, buff=0.15)
+
+    @staticmethod
+    def _card(title: str, tags: tuple[str, ...]) -> VGroup:
+        """A catalogue card: the title and its labels (the key)."""
+        frame = theme.panel(CARD_W, CARD_H, color=theme.K_COLOR)
+        head = theme.text(title, theme.SMALL_SIZE, theme.FG)
+        tag_line = theme.text(" · ".join(tags), theme.SMALL_SIZE, theme.K_COLOR)
+        body = VGroup(head, tag_line).arrange(DOWN, buff=0.08)
+        theme.fit(body, CARD_W - 0.3, CARD_H - 0.2)
+        body.move_to(frame)
+        card = VGroup(frame, body)
+        card.frame, card.tags = frame, tag_line
+        return card
+
+    @staticmethod
+    def _shelf(n: int) -> tuple[VGroup, list[VGroup]]:
+        """A bookcase with one book lying on each board (the values)."""
+        top = ROWS_Y[0] + CARD_H / 2 + 0.06
+        bottom = ROWS_Y[-1] - BOOK_H / 2 - 0.02
+        case = Rectangle(width=SHELF_R - SHELF_L, height=top - bottom)
+        case.set_stroke(theme.MUTED, width=2).move_to(
+            RIGHT * (SHELF_L + SHELF_R) / 2 + UP * (top + bottom) / 2)
+        boards = VGroup(*[
+            Line(RIGHT * SHELF_L, RIGHT * SHELF_R).set_stroke(theme.MUTED, width=2).set_y(
+                y - BOOK_H / 2 - 0.02)
+            for y in ROWS_Y[:n - 1]
+        ])
+        books = []
+        for y in ROWS_Y[:n]:
+            cover = Rectangle(width=BOOK_W, height=BOOK_H).set_stroke(theme.V_COLOR, width=2)
+            cover.set_fill(theme.V_COLOR, 0.8)
+            bands = VGroup(*[
+                Line(UP * BOOK_H * 0.4, DOWN * BOOK_H * 0.4).set_stroke(theme.BG, width=3)
+                .shift(RIGHT * dx) for dx in (-BOOK_W * 0.35, BOOK_W * 0.35)
+            ])
+            book = VGroup(cover, bands.move_to(cover))
+            book.move_to(UP * y).align_to(RIGHT * (SHELF_R - 0.2), RIGHT)
+            books.append(book)
+        return VGroup(case, boards), books
+
+    @staticmethod
+    def _arrow() -> VGroup:
+        return theme.text("→", theme.BODY_SIZE, theme.MUTED)
+
+    @staticmethod
+    def _legend(rows: tuple[str, ...]) -> VGroup:
+        """Three rows: a Q/K/V badge, an arrow and what it stands for, in the role's colour."""
+        legend = VGroup()
+        for letter, color, row in zip("QKV", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
+                                      rows, strict=True):
+            badge = theme.panel(0.46, 0.46, color=color, fill=color)
+            ch = theme.text(letter, theme.SMALL_SIZE + 2, theme.BG, weight="BOLD").move_to(badge)
+            arrow = theme.text("↔", theme.SMALL_SIZE + 2, theme.MUTED)
+            label = theme.text(row, theme.SMALL_SIZE + 2, color)
+            legend.add(VGroup(VGroup(badge, ch), arrow, label).arrange(RIGHT, buff=0.25))
+        return legend.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
