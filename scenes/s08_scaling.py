@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -144,9 +145,11 @@ class ScalingScene(NarratedScene):
             factor, left, right = steps[0]
             self.play(FadeIn(factor), FadeIn(left), FadeIn(right), run_time=b.rt(0.1, 0.8))
             for new_factor, new_left, new_right in steps[1:]:
-                self._pause(b, 1.5, keep=2.5 * len(steps))
-                self.play(Transform(factor, new_factor), Transform(left, new_left),
-                          Transform(right, new_right), run_time=b.rt(0.1, 1.2))
+                self._pause(b, 2.2, keep=2.0)
+                self.play(FadeOut(factor), FadeIn(new_factor),
+                          *self._update_chart(left, new_left),
+                          *self._update_chart(right, new_right), run_time=b.rt(0.1, 1.2))
+                factor = new_factor
             self.play(Indicate(left[1][0], color=RAW), run_time=b.rt(0.08, 0.8))
 
         with self.beat("amp_scaled") as b:
@@ -187,12 +190,27 @@ class ScalingScene(NarratedScene):
         if t > 0.1:
             self.wait(t)
 
+    def _update_chart(self, old: VGroup, new: VGroup) -> list:
+        """Animations turning chart ``old`` into ``new``: bars grow or shrink, changed labels
+        cross-fade (and replace the old ones inside ``old``)."""
+        anims = []
+        for old_row, new_row in zip(old[1], new[1], strict=True):
+            old_bar, new_bar = old_row[1], new_row[1]
+            anims.append(Transform(old_bar[0], new_bar[0]))
+            old_lab, new_lab = old_bar[1], new_bar[1]
+            if old_lab.text != new_lab.text or not np.allclose(old_lab.get_center(),
+                                                                new_lab.get_center()):
+                anims += [FadeOut(old_lab), FadeIn(new_lab)]
+                old_bar.remove(old_lab)
+                old_bar.add(new_lab)
+        return anims
+
     def _layout_charts(self, steps) -> None:
         """Place every step's two charts at the same spots, wide enough for the widest."""
         gap = 0.9
         left_w = max(s[1].width for s in steps)
         right_w = max(s[2].width for s in steps)
-        k = min(1.0, theme.CONTENT_W / (left_w + gap + right_w))
+        k = min(1.2, theme.CONTENT_W / (left_w + gap + right_w))
         x0 = -(left_w + gap + right_w) * k / 2
         top = steps[0][0].get_bottom()[1] - 0.4
         for _, left, right in steps:
@@ -279,7 +297,7 @@ class ScalingScene(NarratedScene):
         return VGroup(sq, t).arrange(RIGHT, buff=0.12)
 
     def _flat_plot(self) -> dict:
-        axes = Axes(x_range=[-6, 6, 2], y_range=[0, 1.05, 0.5], x_length=3.6, y_length=2.2,
+        axes = Axes(x_range=[-6, 6, 2], y_range=[0, 1.05, 0.5], x_length=3.6, y_length=1.8,
                     tips=False, axis_config={"color": theme.MUTED, "include_ticks": False})
         curve = axes.plot(lambda x: 1 / (1 + math.exp(-x)), color=RAW, x_range=[-6, 6, 0.1])
         y_lab = theme.text(self.s("share"), theme.SMALL_SIZE, theme.MUTED)
@@ -301,10 +319,11 @@ class ScalingScene(NarratedScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         graph = VGroup(axes, y_lab, x_lab, flat, curve, dot)
         group = VGroup(graph, caption).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-        theme.fit(group, 3.7, theme.CONTENT_H - 0.6)
+        top = theme.CONTENT_TOP - 1.2
+        theme.fit(group, 3.7, top - theme.CONTENT_BOTTOM - 0.1)
         right_edge = theme.FRAME_W / 2 - theme.MARGIN - 0.1
         group.shift(RIGHT * (right_edge - group.get_right()[0]))
-        group.set_y(theme.CONTENT_CENTER[1] - 0.4)
+        group.shift(UP * (top - group.get_top()[1]))
         dot_to = axes.c2p(x1, 1 / (1 + math.exp(-x1)))
         return {"axes": VGroup(axes, y_lab, x_lab), "curve": curve, "dot": dot, "dot_to": dot_to,
                 "flat": flat, "caption": caption, "all": group}

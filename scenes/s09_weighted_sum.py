@@ -29,12 +29,12 @@ from scenes import theme
 from scenes.base import NarratedScene
 
 ROW_H = 0.68
-TOKEN_RIGHT = -4.35  # the token names end here
-WEIGHT_X = -3.55
-TIMES_X = -2.8
-V_X = (-2.0, -1.0, 0.0)
-EQ_X = 0.85
-P_X = (1.75, 2.95, 4.15)  # centres of the share × V cells
+TOKEN_RIGHT = -3.95  # the token names end here
+WEIGHT_X = -3.15
+TIMES_X = -2.4
+V_X = (-1.7, -0.55, 0.6)
+EQ_X = 1.5
+P_X = (2.45, 3.65, 4.85)  # centres of the share × V cells
 CELL_W = 1.05
 CELL_H = 0.46
 
@@ -83,7 +83,8 @@ class WeightedSumScene(NarratedScene):
             v_title = theme.text(self.s("v_title"), theme.SMALL_SIZE, theme.V_COLOR)
             v_title.move_to([V_X[1], top_y, 0])
             v_heads = VGroup(*[
-                theme.text(f, theme.SMALL_SIZE, theme.V_COLOR).move_to([x, feat_y, 0])
+                theme.fit(theme.text(f, theme.SMALL_SIZE, theme.V_COLOR), CELL_W)
+                .move_to([x, feat_y, 0])
                 for f, x in zip(features, V_X, strict=True)
             ])
             v_rows = VGroup()
@@ -112,7 +113,8 @@ class WeightedSumScene(NarratedScene):
             p_title = theme.text(self.s("product"), theme.SMALL_SIZE, theme.FG)
             p_title.move_to([P_X[1], top_y, 0])
             p_heads = VGroup(*[
-                theme.text(f, theme.SMALL_SIZE, theme.V_COLOR).move_to([x, feat_y, 0])
+                theme.fit(theme.text(f, theme.SMALL_SIZE, theme.V_COLOR), CELL_W)
+                .move_to([x, feat_y, 0])
                 for f, x in zip(features, P_X, strict=True)
             ])
             self.play(FadeIn(times), FadeIn(eqs), FadeIn(p_title), FadeIn(p_heads),
@@ -246,7 +248,8 @@ class WeightedSumScene(NarratedScene):
         fill = Rectangle(width=max(float(value) * CELL_W, 0.01), height=CELL_H)
         fill.set_stroke(width=0).set_fill(color, 0.45)
         fill.move_to(frame, aligned_edge=LEFT)
-        label = theme.text(self.num(value, 2), theme.SMALL_SIZE, theme.FG).move_to(frame)
+        shade = theme.FG if value else theme.MUTED
+        label = theme.text(self.num(value, 2), theme.SMALL_SIZE, shade).move_to(frame)
         return VGroup(frame, fill, label)
 
     def _chip_row(self, tokens, strengths, label: str, color: str) -> VGroup:
