@@ -13,6 +13,7 @@ from manim import (
     Indicate,
     Line,
     Mobject,
+    Rectangle,
     SurroundingRectangle,
     Text,
     Transform,
@@ -27,13 +28,25 @@ ROW_H = 0.6
 COL_GAP = 0.55
 
 
+def row_text(s: str, size: float, color: str = theme.FG) -> VGroup:
+    """Text that, centred on a row, shares its baseline with the numbers centred there:
+    it is padded (invisibly) to be symmetric around where a digit's centre would be."""
+    full = Text(s + "0", font=theme.FONT, font_size=size, color=color, disable_ligatures=True)
+    body = VGroup(*full.submobjects[:len(s)])  # no ligatures: one per char, spaces too
+    mid = full.submobjects[len(s)].get_y()
+    half = max(body.get_top()[1] - mid, mid - body.get_bottom()[1])
+    pad = Rectangle(width=0.01, height=2 * half).set_stroke(width=0).set_fill(opacity=0)
+    pad.move_to(RIGHT * body.get_right()[0] + UP * mid).align_to(body, RIGHT)
+    return VGroup(body, pad)
+
+
 def glyphs(t: Text, source: str, word: str) -> VGroup:
-    """The glyphs of the first ``word`` in a Text built from ``source`` (spaces have none)."""
-    flat, w = source.replace(" ", ""), word.replace(" ", "")
-    i = flat.find(w)
+    """The glyphs of the first ``word`` in a Text built from ``source`` without ligatures
+    (then every character, spaces included, is one submobject)."""
+    i = source.find(word)
     if i < 0:
         return VGroup()
-    return VGroup(*t.submobjects[i:i + len(w)])
+    return VGroup(*t.submobjects[i:i + len(word)])
 
 
 class DotProductScene(NarratedScene):
@@ -48,8 +61,9 @@ class DotProductScene(NarratedScene):
         with self.beat("intro") as b:
             self.title_card(b)
             sentence = self.s("sentence")
-            sent = theme.text(sentence, theme.BODY_SIZE)
-            theme.fit(sent).move_to(UP * 0.7)
+            sent = Text(sentence, font=theme.FONT, font_size=34, color=theme.FG,
+                        disable_ligatures=True)  # one glyph per character, to find the words
+            theme.fit(sent).move_to(UP * 0.4)
             tags = VGroup()
             for t in tokens:
                 g = glyphs(sent, sentence, t)
@@ -58,7 +72,8 @@ class DotProductScene(NarratedScene):
             blank = glyphs(sent, sentence, "____")
             blank.set_color(theme.Q_COLOR)
             q_tag = theme.text("q", theme.SMALL_SIZE, theme.Q_COLOR).next_to(blank, DOWN, 0.2)
-            tags.set_y(q_tag.get_y())
+            for tg in tags:
+                tg.set_y(q_tag.get_y())
             self.play(Write(sent), run_time=b.rt(0.15, 1.5))
             box = SurroundingRectangle(blank, color=theme.Q_COLOR, buff=0.1)
             self.play(Create(box), FadeIn(q_tag, shift=0.1 * UP), run_time=b.rt(0.06, 0.6))
@@ -71,7 +86,7 @@ class DotProductScene(NarratedScene):
         head_score = theme.text(self.s("score"), theme.SMALL_SIZE, theme.MUTED)
         q_name = theme.text(self.s("blank_q"), theme.SMALL_SIZE, theme.Q_COLOR)
         q_cells = [theme.text(self.num(v), theme.NUM_SIZE, theme.Q_COLOR) for v in fb.query]
-        names = [theme.text(t, theme.BODY_SIZE, theme.FG) for t in tokens]
+        names = [row_text(t, theme.BODY_SIZE) for t in tokens]
         k_cells = [[theme.text(self.num(v), theme.NUM_SIZE, theme.K_COLOR) for v in row]
                    for row in fb.K]
         score_cells = [theme.text(self.num(s), theme.NUM_SIZE, theme.FG, weight="BOLD")
