@@ -33,7 +33,8 @@ from qkv_math.attention import softmax
 from scenes import theme
 from scenes.base import NarratedScene
 
-BAR_LEN = 3.0
+BAR_LEN = 2.6
+ROW_SCALE = 1.2
 
 
 class SoftAttentionScene(NarratedScene):
@@ -61,38 +62,42 @@ class SoftAttentionScene(NarratedScene):
 
         with self.beat("intro") as b:
             header = self.title_card(b)
-            soft_head = theme.text(self.s("soft_head"), 26, theme.Q_COLOR)
-            soft_head.move_to(LEFT * 3.55 + UP * 2.3)
-            soft_anchor = soft_head.get_bottom() + DOWN * 0.45 + LEFT * 2.6
-            soft = self._rows(names, soft_shares(), theme.Q_COLOR).move_to(soft_anchor,
-                                                                            aligned_edge=UL)
+            soft_head = theme.text(self.s("soft_head"), 28, theme.Q_COLOR)
+            soft_head.move_to(LEFT * 3.6 + UP * 2.1)
+            soft = self._rows(names, soft_shares(), theme.Q_COLOR)
+            soft.next_to(soft_head, DOWN, buff=0.5).set_x(soft_head.get_x() - 0.3)
+            soft_anchor = soft.get_corner(UL)
             self.play(FadeIn(soft_head), *[FadeIn(r[0]) for r in soft], run_time=b.rt(0.1, 0.8))
             self.play(*[GrowFromEdge(r[1], LEFT) for r in soft], run_time=b.rt(0.2, 1.4))
 
         with self.beat("hard") as b:
-            hard_head = theme.text(self.s("hard_head"), 26, theme.ACCENT)
-            hard_head.move_to(RIGHT * 3.55 + UP * 2.3)
-            hard_anchor = hard_head.get_bottom() + DOWN * 0.45 + LEFT * 2.6
-            hard = self._rows(names, hard_shares(), theme.ACCENT).move_to(hard_anchor,
-                                                                          aligned_edge=UL)
+            hard_head = theme.text(self.s("hard_head"), 28, theme.ACCENT)
+            hard_head.move_to(RIGHT * 3.6 + UP * 2.1)
+            hard = self._rows(names, hard_shares(), theme.ACCENT)
+            hard.move_to(soft_anchor + RIGHT * (hard_head.get_x() - soft_head.get_x()),
+                         aligned_edge=UL)
+            overflow = hard.get_right()[0] - (theme.FRAME_W / 2 - theme.MARGIN - 0.1)
+            if overflow > 0:
+                hard.shift(LEFT * overflow)
+            hard_anchor = hard.get_corner(UL)
             self.play(FadeIn(hard_head), *[FadeIn(r[0]) for r in hard], run_time=b.rt(0.1, 0.8))
-            self.play(*[GrowFromEdge(r[1], LEFT) for r in hard], run_time=b.rt(0.15, 1.0))
+            self.play(*[GrowFromEdge(r[1], LEFT) for r in hard], run_time=b.rt(0.2, 1.0))
             self.play(Indicate(hard[top][1], color=theme.ACCENT), run_time=b.rt(0.1, 0.8))
 
         with self.beat("nudge") as b:
             track = Line(LEFT * 2.6, RIGHT * 2.6, color=theme.MUTED, stroke_width=4)
-            track.move_to(DOWN * 1.85 + RIGHT * 0.9)
+            track.move_to(DOWN * 2.0 + RIGHT * 0.9)
             span = 2 * gap
 
             def knob_pos():
                 return track.point_from_proportion(min(1.0, nudge.get_value() / span))
 
-            knob = always_redraw(lambda: Dot(knob_pos(), radius=0.14, color=theme.Q_COLOR))
+            knob = always_redraw(lambda: Dot(knob_pos(), radius=0.1, color=theme.Q_COLOR))
             label = theme.text(self.s("slider"), theme.SMALL_SIZE, theme.FG)
             theme.fit(label, 4.0)
-            label.next_to(track, LEFT, buff=0.35)
-            cross = DashedLine(track.point_from_proportion(gap / span) + UP * 0.25,
-                               track.point_from_proportion(gap / span) + DOWN * 0.25,
+            label.next_to(track, LEFT, buff=0.4)
+            cross = DashedLine(track.point_from_proportion(gap / span) + UP * 0.3,
+                               track.point_from_proportion(gap / span) + DOWN * 0.3,
                                color=theme.MUTED)
             self.play(FadeIn(label), Create(track), FadeIn(cross), FadeIn(knob),
                       run_time=b.rt(0.1, 0.8))
@@ -100,12 +105,13 @@ class SoftAttentionScene(NarratedScene):
                 names, soft_shares(), theme.Q_COLOR).move_to(soft_anchor, aligned_edge=UL))
             hard_live = always_redraw(lambda: self._rows(
                 names, hard_shares(), theme.ACCENT).move_to(hard_anchor, aligned_edge=UL))
-            self.remove(soft, hard)
+            static = set(soft.get_family()) | set(hard.get_family())
+            self.remove(*[m for m in self.mobjects if m in static])
             self.add(soft_live, hard_live)
             self.play(nudge.animate.set_value(span), run_time=b.rt(0.4, 5.0),
                       rate_func=rate_functions.linear)
-            self.wait(b.rt(0.08, 0.8))
-            self.play(nudge.animate.set_value(0.0), run_time=b.rt(0.25, 2.5))
+            self.wait(b.rt(0.1, 0.8))
+            self.play(nudge.animate.set_value(0.0), run_time=b.rt(0.3, 2.5))
             for m in (soft_live, hard_live, knob):
                 m.clear_updaters()
 
@@ -127,16 +133,16 @@ class SoftAttentionScene(NarratedScene):
                                      smooth=True)
             right = self._curve_panel(lo, hi, gap, hard_top, self.s("hard_curve"), theme.ACCENT,
                                       smooth=False, jump=float(scores[top]))
-            left.move_to(LEFT * 3.4 + UP * 0.35)
-            right.move_to(RIGHT * 3.4 + UP * 0.35)
+            left.move_to(LEFT * 3.4 + UP * 0.4)
+            right.move_to(RIGHT * 3.4 + UP * 0.4)
             self.play(FadeIn(left[0]), FadeIn(right[0]), run_time=b.rt(0.1, 0.8))
-            self.play(Create(left[1]), Create(right[1]), run_time=b.rt(0.15, 1.5))
+            self.play(Create(left[1]), Create(right[1]), run_time=b.rt(0.2, 1.5))
             x0 = float(scores[runner])
             here = ValueTracker(x0)
             ax_l, ax_r = left[0][0], right[0][0]
             def dot_on(ax: Axes, f: Callable[[float], float]) -> Dot:
                 x = here.get_value()
-                return Dot(ax.c2p(x, f(x)), radius=0.11, color=theme.FG)
+                return Dot(self._p(ax, x, f(x)), radius=0.1, color=theme.FG)
 
             dot_l = always_redraw(lambda: dot_on(ax_l, soft_top))
             dot_r = always_redraw(lambda: dot_on(ax_r, hard_top))
@@ -150,9 +156,9 @@ class SoftAttentionScene(NarratedScene):
             notes[1].align_to(notes[0], UP)
             self.play(FadeIn(dot_l), FadeIn(dot_r), Create(tangent), Create(flat),
                       run_time=b.rt(0.1, 0.8))
-            self.play(FadeIn(notes[0]), run_time=b.rt(0.06, 0.5))
-            self.play(here.animate.set_value(x0 + gap / 2), run_time=b.rt(0.12, 1.5))
-            self.play(FadeIn(notes[1]), run_time=b.rt(0.06, 0.5))
+            self.play(FadeIn(notes[0]), run_time=b.rt(0.1, 0.5))
+            self.play(here.animate.set_value(x0 + gap / 2), run_time=b.rt(0.1, 1.5))
+            self.play(FadeIn(notes[1]), run_time=b.rt(0.1, 0.5))
             self.play(here.animate.set_value(x0), run_time=b.rt(0.1, 1.2))
             for m in (dot_l, dot_r, tangent, flat):
                 m.clear_updaters()
@@ -160,26 +166,26 @@ class SoftAttentionScene(NarratedScene):
         with self.beat("end_to_end") as b:
             self.clear_content(b, keep=(header,))
             chain = list(self.items("chain"))
-            soft_row = self._chain(chain, self.s("soft_row"), theme.Q_COLOR).move_to(UP * 1.75)
+            soft_row = self._chain(chain, self.s("soft_row"), theme.Q_COLOR).move_to(UP * 1.8)
             hard_chain = [*chain[:2], self.s("hard_pick"), *chain[3:]]
             hard_row = self._chain(hard_chain, self.s("hard_row"), theme.ACCENT)
-            hard_row.move_to(DOWN * 0.55)
+            hard_row.move_to(DOWN * 0.6)
             soft_back = self._backflow(soft_row, theme.GOOD)
             hard_back = self._backflow(hard_row, theme.GOOD)
             grad = theme.text(self.s("grad"), theme.SMALL_SIZE, theme.GOOD)
-            grad.next_to(soft_back[-1], RIGHT, buff=0.15).shift(DOWN * 0.15)
+            grad.next_to(soft_back[-1], RIGHT, buff=0.2).shift(DOWN * 0.2)
             self._inside_x(grad)
             self.play(FadeIn(soft_row), FadeIn(hard_row), run_time=b.rt(0.1, 0.8))
             self.play(LaggedStart(*[Create(a) for a in reversed(soft_back)], lag_ratio=0.6),
                       FadeIn(grad), run_time=b.rt(0.2, 2.0))
             e2e = theme.text(self.s("e2e"), 26, theme.GOOD, weight="BOLD")
             e2e.next_to(soft_back, DOWN, buff=0.2)
-            self.play(FadeIn(e2e, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
+            self.play(FadeIn(e2e, shift=0.1 * UP), run_time=b.rt(0.1, 0.6))
             # the hard pick has no slope: the signal reaches the pick and goes no further
             n = len(hard_back)
             reach = [hard_back[i] for i in range(n - 1, 1, -1)]
             self.play(LaggedStart(*[Create(a) for a in reach], lag_ratio=0.6),
-                      run_time=b.rt(0.15, 1.5))
+                      run_time=b.rt(0.2, 1.5))
             stop = hard_back[1]
             cross = VGroup(Line(UP * 0.2 + LEFT * 0.2, DOWN * 0.2 + RIGHT * 0.2),
                            Line(UP * 0.2 + RIGHT * 0.2, DOWN * 0.2 + LEFT * 0.2))
@@ -190,52 +196,61 @@ class SoftAttentionScene(NarratedScene):
 
     # -- pieces ---------------------------------------------------------------------------------
     def _rows(self, names, shares, color: str) -> VGroup:
-        return theme.bars(names, shares, [self.pct(s) for s in shares], color, max_len=BAR_LEN)
+        rows = theme.bars(names, shares, [self.pct(s) for s in shares], color, max_len=BAR_LEN)
+        return rows.scale(ROW_SCALE)
 
     def _curve_panel(self, lo: float, hi: float, step: float, f: Callable[[float], float],
                      title: str, color: str, smooth: bool, jump: float = 0.0) -> VGroup:
-        ax = Axes(x_range=[lo, hi, step], y_range=[0, 1, 0.5], x_length=4.8, y_length=2.4,
+        # x measured from lo, so the y axis sits at the left edge of the plot
+        ax = Axes(x_range=[0, hi - lo, step], y_range=[0, 1.2, 0.5], x_length=4.8, y_length=2.6,
                   tips=False, axis_config={"color": theme.MUTED, "include_numbers": False})
+        self.plot_lo = lo
         x_lab = theme.text(self.s("x_label"), theme.SMALL_SIZE, theme.MUTED)
         x_lab.next_to(ax.x_axis, DOWN, buff=0.2)
         y_lab = theme.text(self.s("y_label"), theme.SMALL_SIZE, theme.MUTED)
-        y_lab.next_to(ax.y_axis, UP, buff=0.15).align_to(ax.y_axis, LEFT)
+        y_lab.next_to(ax.y_axis, UP, buff=0.2).align_to(ax.y_axis, LEFT)
         head = theme.text(title, 26, color)
         head.next_to(y_lab, UP, buff=0.2).set_x(ax.get_x())
         if smooth:
-            curve = ax.plot(f, x_range=[lo, hi], color=color, stroke_width=5)
+            curve = ax.plot(lambda u: f(u + lo), x_range=[0, hi - lo], color=color,
+                            stroke_width=5)
         else:
             curve = VGroup(
-                Line(ax.c2p(lo, f(lo)), ax.c2p(jump, f(lo)), color=color, stroke_width=5),
-                DashedLine(ax.c2p(jump, f(lo)), ax.c2p(jump, f(hi)), color=color),
-                Line(ax.c2p(jump, f(hi)), ax.c2p(hi, f(hi)), color=color, stroke_width=5),
+                Line(self._p(ax, lo, f(lo)), self._p(ax, jump, f(lo)), color=color, stroke_width=5),
+                DashedLine(self._p(ax, jump, f(lo)), self._p(ax, jump, f(hi)), color=color),
+                Line(self._p(ax, jump, f(hi)), self._p(ax, hi, f(hi)), color=color, stroke_width=5),
             )
         frame = VGroup(ax, x_lab, y_lab, head)
         return VGroup(frame, curve)
 
-    @staticmethod
-    def _tangent(ax: Axes, f: Callable[[float], float], x: float, step: float) -> Line:
+    def _p(self, ax: Axes, x: float, y: float):
+        """A point of a curve panel: x in score units (the axis starts at ``plot_lo``)."""
+        return ax.c2p(x - self.plot_lo, y)
+
+    def _tangent(self, ax: Axes, f: Callable[[float], float], x: float, step: float) -> Arrow:
         """A short tangent to ``f`` at ``x`` (numerical slope), drawn as an arrow downhill."""
         h = step / 1000
         slope = (f(x + h) - f(x - h)) / (2 * h)
         dx = step * 0.6
-        start = ax.c2p(x - dx, f(x) - slope * dx)
-        end = ax.c2p(x + dx, f(x) + slope * dx)
+        start = self._p(ax, x - dx, f(x) - slope * dx)
+        end = self._p(ax, x + dx, f(x) + slope * dx)
         return Arrow(start, end, buff=0, color=theme.GOOD, stroke_width=5,
                      max_tip_length_to_length_ratio=0.2)
 
     def _chain(self, labels: list[str], row_name: str, color: str) -> VGroup:
         boxes = VGroup()
         for i, lab in enumerate(labels):
-            t = theme.text(lab, theme.SMALL_SIZE, theme.FG)
-            theme.fit(t, 1.75)
+            t = theme.wrap(lab, 1.8, theme.SMALL_SIZE, theme.FG)
+            for line in t:
+                line.set_x(0)
+            theme.fit(t, 1.8)
             stroke = color if i in (1, 2) else theme.MUTED
-            box = theme.panel(1.95, 0.75, stroke)
+            box = theme.panel(2.0, max(0.8, t.height + 0.3), stroke)
             boxes.add(VGroup(box, t.move_to(box)))
-        boxes.arrange(RIGHT, buff=0.45)
-        arrows = VGroup(*[Arrow(boxes[i].get_right(), boxes[i + 1].get_left(), buff=0.05,
+        boxes.arrange(RIGHT, buff=0.5)
+        arrows = VGroup(*[Arrow(boxes[i].get_right(), boxes[i + 1].get_left(), buff=0.1,
                                 color=theme.MUTED, stroke_width=3,
-                                max_tip_length_to_length_ratio=0.35)
+                                max_tip_length_to_length_ratio=0.4)
                           for i in range(len(boxes) - 1)])
         name = theme.text(row_name, 26, color, weight="BOLD").next_to(boxes, LEFT, buff=0.3)
         row = VGroup(boxes, arrows, name)
@@ -246,8 +261,8 @@ class SoftAttentionScene(NarratedScene):
     def _backflow(row: VGroup, color: str) -> VGroup:
         """Curved arrows under a chain, from each box back to the one before it."""
         boxes = row[0]
-        return VGroup(*[CurvedArrow(boxes[i + 1].get_bottom() + DOWN * 0.05,
-                                    boxes[i].get_bottom() + DOWN * 0.05,
+        return VGroup(*[CurvedArrow(boxes[i + 1].get_bottom() + DOWN * 0.1,
+                                    boxes[i].get_bottom() + DOWN * 0.1,
                                     angle=-1.2, color=color, stroke_width=3)
                         for i in range(len(boxes) - 1)])
 
