@@ -84,7 +84,8 @@ class NarratedScene(Scene):
 
     # -- beats --------------------------------------------------------------------------------
     @contextmanager
-    def beat(self, beat_id: str) -> Iterator[BeatClock]:
+    def beat(self, beat_id: str, at_least: float = 0.0) -> Iterator[BeatClock]:
+        """Play one narration beat; ``at_least`` extends it (e.g. a silent pause to think)."""
         beats = self.script.beats
         if self._next_beat >= len(beats):
             raise RuntimeError(f"{self.script.source}: scene plays beat {beat_id!r} "
@@ -94,7 +95,7 @@ class NarratedScene(Scene):
             raise RuntimeError(f"{self.script.source}: scene plays beat {beat_id!r} "
                                f"where the script has {expected!r}")
         self._next_beat += 1
-        duration = float(self.ctx.durations[beat_id])
+        duration = max(float(self.ctx.durations[beat_id]), at_least)
         start_planned = self._planned_clock
         clock = BeatClock(self, beat_id, duration)
         yield clock

@@ -61,7 +61,7 @@ class RecapQuizScene(NarratedScene):
                 self.play(FadeIn(tag), run_time=b.rt(0.1, 0.5))
                 self.play(FadeIn(q, shift=0.1 * DOWN), run_time=b.rt(0.1, 0.9))
 
-            with self.beat(f"think{n}"):
+            with self.beat(f"think{n}", at_least=COUNTDOWN_SECONDS + 0.5):
                 clock = self._countdown()
 
             with self.beat(f"a{n}") as b:
@@ -87,8 +87,8 @@ class RecapQuizScene(NarratedScene):
     def _countdown(self) -> VGroup:
         """A ring that empties and a digit that counts down, one second per step.
 
-        The countdown lasts COUNTDOWN_SECONDS whatever the prompt's length, so this beat runs
-        past its short narration on purpose: the extra time is the silent pause to think.
+        The countdown lasts COUNTDOWN_SECONDS whatever the prompt's length; its beat is
+        extended to hold it (``at_least``), the extra time being a silent pause to think.
         """
         total = COUNTDOWN_SECONDS
         left = ValueTracker(1.0)
