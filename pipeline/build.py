@@ -76,6 +76,8 @@ def render_scenes(inputs, plan_path: Path, quality: str, work: Path, jobs: int, 
         r = render_scene(info, plan_path, quality, work / "media", work / "logs" / lang)
         done += 1
         _say(f"[{lang}] scene {done}/{len(infos)} {info.scene_id} rendered in {r.seconds:.1f} s")
+        for w in r.warnings:
+            _say(f"warning: {w}")
         return r
 
     _say(f"[{lang}] rendering {len(infos)} scene(s) at {QUALITIES[quality][1]} "

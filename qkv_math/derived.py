@@ -18,6 +18,8 @@ class Derived:
 
     worked: Attention
     """The worked example's query row of Q against K and V, scaled by √d (1-D results)."""
+    worked_all: Attention
+    """Every query row of the worked example at once (QKᵀ for all pairs; 2-D results)."""
     fill_scores: np.ndarray
     """fill_blank query · each key, unscaled."""
     fill_weights: np.ndarray
@@ -48,6 +50,7 @@ def derive(numbers: Numbers) -> Derived:
     fill_weights = softmax(fill_scores)
     return Derived(
         worked=attention(we.Q[we.query], we.K, we.V, scale=True),
+        worked_all=attention(we.Q, we.K, we.V, scale=True),
         fill_scores=fill_scores,
         fill_weights=fill_weights,
         fill_shifted=shift_normalize(fill_scores, fb.shift),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -28,6 +29,7 @@ EXPR = (
     "{{ dot : dot }} {{ V : v }}"
 )
 CELL = 1.2  # grid spacing across (keys)
+DOT_MIN, DOT_MAX = 0.04, 0.24  # dot radii for the smallest and largest value
 ROW_SP = 0.9  # grid spacing down (queries)
 GRID_X = -3.7  # centre of the grid
 TEXT_X = 0.9  # left edge of the explanation column
@@ -82,7 +84,8 @@ class FormulaScene(NarratedScene):
             self.play(Transform(box, self._box(f.select("sd"))),
                       Transform(step, self._step_label(self.s("step2"), grid_top)),
                       run_time=b.rt(0.12, 0.8))
-            self.play(*[d.animate.scale(0.6) for d in grid["dots"]], run_time=b.rt(0.15, 1.0))
+            self.play(*self._resize(grid, self.derived.worked_all.scaled, self._score_max),
+                      run_time=b.rt(0.15, 1.0))
 
         with self.beat("softmax") as b:
             self.play(Transform(box, self._box(f.select("sm"))),
@@ -97,6 +100,8 @@ class FormulaScene(NarratedScene):
             rowsum.next_to(step, DOWN, buff=0.45, aligned_edge=LEFT)
             for rb in row_boxes:
                 self.play(FadeIn(rb), run_time=b.rt(0.07, 0.5))
+            self.play(*self._resize(grid, self.derived.worked_all.weights, 1.0),
+                      run_time=b.rt(0.15, 1.0))
             self.play(FadeIn(rowsum, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.7))
 
         with self.beat("weighted") as b:
@@ -144,16 +149,33 @@ class FormulaScene(NarratedScene):
         group.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         return theme.fit(group, theme.FRAME_W / 2 - theme.MARGIN - TEXT_X)
 
+    @property
+    def _score_max(self) -> float:
+        return float(np.max(np.abs(self.derived.worked_all.scores))) or 1.0
+
+    def _radius(self, value: float, top: float) -> float:
+        """Dot radius for a value: its size shows the number (3Blue1Brown's grid of dots)."""
+        return DOT_MIN + (DOT_MAX - DOT_MIN) * min(1.0, abs(value) / top)
+
+    def _resize(self, grid: dict, values, top: float) -> list:
+        return [
+            dot.animate.scale_to_fit_width(2 * self._radius(values[i][j], top))
+            for i, row in enumerate(grid["cells"]) for j, dot in enumerate(row)
+        ]
+
     def _grid(self, tokens, top: float) -> dict:
-        """Rows = queries (tokens in Q colour), columns = keys (K colour), a dot per pair."""
+        """Rows = queries (tokens in Q colour), columns = keys (K colour), a dot per pair,
+        sized by that pair's score Q·Kᵀ from qkv_math."""
         n = len(tokens)
+        scores = self.derived.worked_all.scores
         col_labels = VGroup(*[theme.text(t, theme.BODY_SIZE, theme.K_COLOR) for t in tokens])
         row_labels = VGroup(*[theme.text(t, theme.BODY_SIZE, theme.Q_COLOR) for t in tokens])
         first_row_y = top - col_labels.height - 0.5
         cells = VGroup()
         for i in range(n):
             y = first_row_y - i * ROW_SP
-            row = VGroup(*[Dot([GRID_X + (j - (n - 1) / 2) * CELL, y, 0], radius=0.13,
+            row = VGroup(*[Dot([GRID_X + (j - (n - 1) / 2) * CELL, y, 0],
+                               radius=self._radius(scores[i][j], self._score_max),
                                color=theme.FG) for j in range(n)])
             cells.add(row)
         for j, lab in enumerate(col_labels):
