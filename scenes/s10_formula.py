@@ -29,7 +29,7 @@ EXPR = (
     "{{ dot : dot }} {{ V : v }}"
 )
 CELL = 1.2  # grid spacing across (keys)
-DOT_MIN, DOT_MAX = 0.04, 0.24  # dot radii for the smallest and largest value
+DOT_MIN, DOT_MAX = 0.04, 0.25  # dot radii for the smallest and largest value
 ROW_SP = 0.9  # grid spacing down (queries)
 GRID_X = -3.7  # centre of the grid
 TEXT_X = 0.9  # left edge of the explanation column
