@@ -133,7 +133,7 @@ class SearchEngineScene(NarratedScene):
                       run_time=b.rt(0.12, 0.9))
 
         with self.beat("recap") as b:
-            legend = self._legend(self.items("legend"))
+            legend = theme.qkv_legend(self.items("legend"))
             legend.next_to(pages, DOWN, buff=0.25)
             legend.set_x(0)
             for row in legend:
@@ -210,19 +210,6 @@ class SearchEngineScene(NarratedScene):
         if not tags:
             page.tags, page.tag_idx = VGroup(), []
         return page
-
-    @staticmethod
-    def _legend(rows: tuple[str, ...]) -> VGroup:
-        """Three rows: a Q/K/V badge, an arrow and what it stands for, in the role's colour."""
-        legend = VGroup()
-        for letter, color, row in zip("QKV", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
-                                      rows, strict=True):
-            badge = theme.panel(0.46, 0.46, color=color, fill=color)
-            ch = theme.text(letter, theme.SMALL_SIZE + 2, theme.BG, weight="BOLD").move_to(badge)
-            arrow = theme.text("↔", theme.SMALL_SIZE + 2, theme.MUTED)
-            label = theme.text(row, theme.SMALL_SIZE + 2, color)
-            legend.add(VGroup(VGroup(badge, ch), arrow, label).arrange(RIGHT, buff=0.25))
-        return legend.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
 
 
 ORIGIN_SE = (RIGHT + DOWN) * 0.1

@@ -128,7 +128,7 @@ class LibraryScene(NarratedScene):
             arrow_2 = self._arrow()
             row = VGroup(want.copy(), arrow_1, cards[0].copy(), arrow_2, books[0].copy())
             row.arrange(RIGHT, buff=0.3)
-            legend = self._legend(self.items("legend"))
+            legend = theme.qkv_legend(self.items("legend"))
             VGroup(row, legend).arrange(DOWN, buff=0.6).move_to(theme.CONTENT_CENTER)
             legend.set_x(0)
             self.play(want.animate.move_to(row[0]), cards[0].animate.move_to(row[2]),
@@ -199,16 +199,3 @@ class LibraryScene(NarratedScene):
     @staticmethod
     def _arrow() -> VGroup:
         return theme.text("→", theme.BODY_SIZE, theme.MUTED)
-
-    @staticmethod
-    def _legend(rows: tuple[str, ...]) -> VGroup:
-        """Three rows: a Q/K/V badge, an arrow and what it stands for, in the role's colour."""
-        legend = VGroup()
-        for letter, color, row in zip("QKV", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
-                                      rows, strict=True):
-            badge = theme.panel(0.46, 0.46, color=color, fill=color)
-            ch = theme.text(letter, theme.SMALL_SIZE + 2, theme.BG, weight="BOLD").move_to(badge)
-            arrow = theme.text("↔", theme.SMALL_SIZE + 2, theme.MUTED)
-            label = theme.text(row, theme.SMALL_SIZE + 2, color)
-            legend.add(VGroup(VGroup(badge, ch), arrow, label).arrange(RIGHT, buff=0.25))
-        return legend.arrange(DOWN, aligned_edge=LEFT, buff=0.12)

@@ -102,7 +102,7 @@ class BlindDateScene(NarratedScene):
             keep = (header, you, checklist, guests[0], guests[0].badge)
             self.play(*[FadeOut(m) for m in self.mobjects if m not in keep],
                       run_time=b.rt(0.1, 0.6))
-            legend = self._legend(self.items("legend"))
+            legend = theme.qkv_legend(self.items("legend"), buff=0.16)
             right_l = guests[0].get_right()[0] + 0.5
             legend.move_to(UP * theme.CONTENT_CENTER[1])
             legend.set_x((right_l + theme.FRAME_W / 2 - theme.MARGIN) / 2)
@@ -176,16 +176,3 @@ class BlindDateScene(NarratedScene):
         panel = VGroup(box, body.move_to(box))
         panel.items = items
         return panel
-
-    @staticmethod
-    def _legend(rows: tuple[str, ...]) -> VGroup:
-        """Three rows: a Q/K/V badge, an arrow and what it stands for, in the role's colour."""
-        legend = VGroup()
-        for letter, color, row in zip("QKV", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
-                                      rows, strict=True):
-            badge = theme.panel(0.46, 0.46, color=color, fill=color)
-            ch = theme.text(letter, theme.SMALL_SIZE + 2, theme.BG, weight="BOLD").move_to(badge)
-            arrow = theme.text("↔", theme.SMALL_SIZE + 2, theme.MUTED)
-            label = theme.text(row, theme.SMALL_SIZE + 2, color)
-            legend.add(VGroup(VGroup(badge, ch), arrow, label).arrange(RIGHT, buff=0.25))
-        return legend.arrange(DOWN, aligned_edge=LEFT, buff=0.16)

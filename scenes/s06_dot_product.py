@@ -13,7 +13,6 @@ from manim import (
     Indicate,
     Line,
     Mobject,
-    Rectangle,
     SurroundingRectangle,
     Text,
     Transform,
@@ -27,17 +26,6 @@ from scenes.base import NarratedScene
 ROW_H = 0.6
 COL_GAP = 0.55
 
-
-def row_text(s: str, size: float, color: str = theme.FG) -> VGroup:
-    """Text that, centred on a row, shares its baseline with the numbers centred there:
-    it is padded (invisibly) to be symmetric around where a digit's centre would be."""
-    full = Text(s + "0", font=theme.FONT, font_size=size, color=color, disable_ligatures=True)
-    body = VGroup(*full.submobjects[:len(s)])  # no ligatures: one per char, spaces too
-    mid = full.submobjects[len(s)].get_y()
-    half = max(body.get_top()[1] - mid, mid - body.get_bottom()[1])
-    pad = Rectangle(width=0.01, height=2 * half).set_stroke(width=0).set_fill(opacity=0)
-    pad.move_to(RIGHT * body.get_right()[0] + UP * mid).align_to(body, RIGHT)
-    return VGroup(body, pad)
 
 
 def glyphs(t: Text, source: str, word: str) -> VGroup:
@@ -86,7 +74,7 @@ class DotProductScene(NarratedScene):
         head_score = theme.text(self.s("score"), theme.SMALL_SIZE, theme.MUTED)
         q_name = theme.text(self.s("blank_q"), theme.SMALL_SIZE, theme.Q_COLOR)
         q_cells = [theme.text(self.num(v), theme.NUM_SIZE, theme.Q_COLOR) for v in fb.query]
-        names = [row_text(t, theme.BODY_SIZE) for t in tokens]
+        names = [theme.row_text(t, theme.BODY_SIZE) for t in tokens]
         k_cells = [[theme.text(self.num(v), theme.NUM_SIZE, theme.K_COLOR) for v in row]
                    for row in fb.K]
         score_cells = [theme.text(self.num(s), theme.NUM_SIZE, theme.FG, weight="BOLD")

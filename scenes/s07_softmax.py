@@ -20,7 +20,6 @@ from manim import (
     Mobject,
     Rectangle,
     SurroundingRectangle,
-    Text,
     Transform,
     VGroup,
     Write,
@@ -33,17 +32,6 @@ from scenes.base import NarratedScene
 ROW_H = 0.64
 BAR_LEN = 4.0  # length of a 100% bar; one scale for every bar so the shares compare
 
-
-def row_text(s: str, size: float, color: str = theme.FG) -> VGroup:
-    """Text that, centred on a row, shares its baseline with the numbers centred there:
-    it is padded (invisibly) to be symmetric around where a digit's centre would be."""
-    full = Text(s + "0", font=theme.FONT, font_size=size, color=color, disable_ligatures=True)
-    body = VGroup(*full.submobjects[:len(s)])  # no ligatures: one per char, spaces too
-    mid = full.submobjects[len(s)].get_y()
-    half = max(body.get_top()[1] - mid, mid - body.get_bottom()[1])
-    pad = Rectangle(width=0.01, height=2 * half).set_stroke(width=0).set_fill(opacity=0)
-    pad.move_to(RIGHT * body.get_right()[0] + UP * mid).align_to(body, RIGHT)
-    return VGroup(body, pad)
 
 
 class SoftmaxScene(NarratedScene):
@@ -87,7 +75,7 @@ class SoftmaxScene(NarratedScene):
 
         with self.beat("intro") as b:
             self.title_card(b)
-            names = VGroup(*[row_text(t, theme.BODY_SIZE).move_to(UP * y)
+            names = VGroup(*[theme.row_text(t, theme.BODY_SIZE).move_to(UP * y)
                              for t, y in zip(tokens, y_rows, strict=True)])
             for m in names:
                 m.align_to(RIGHT * (x_name + 0.6), RIGHT)

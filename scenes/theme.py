@@ -158,6 +158,30 @@ def bars(
     return rows
 
 
+def qkv_legend(rows: Sequence[str], buff: float = 0.12) -> VGroup:
+    """Three rows: a Q/K/V badge, an arrow and what it stands for, in the role's colour."""
+    legend = VGroup()
+    for letter, color, row in zip("QKV", (Q_COLOR, K_COLOR, V_COLOR), rows, strict=True):
+        badge = panel(0.46, 0.46, color=color, fill=color)
+        ch = text(letter, SMALL_SIZE + 2, BG, weight="BOLD").move_to(badge)
+        arrow = text("↔", SMALL_SIZE + 2, MUTED)
+        label = text(row, SMALL_SIZE + 2, color)
+        legend.add(VGroup(VGroup(badge, ch), arrow, label).arrange(RIGHT, buff=0.25))
+    return legend.arrange(DOWN, aligned_edge=LEFT, buff=buff)
+
+
+def row_text(s: str, size: float, color: str = FG) -> VGroup:
+    """Text that, centred on a row, shares its baseline with the numbers centred there:
+    it is padded (invisibly) to be symmetric around where a digit's centre would be."""
+    full = Text(s + "0", font=FONT, font_size=size, color=color, disable_ligatures=True)
+    body = VGroup(*full.submobjects[: len(s)])  # no ligatures: one per char, spaces too
+    mid = full.submobjects[len(s)].get_y()
+    half = max(body.get_top()[1] - mid, mid - body.get_bottom()[1])
+    pad = Rectangle(width=0.01, height=2 * half).set_stroke(width=0).set_fill(opacity=0)
+    pad.move_to(RIGHT * body.get_right()[0] + UP * mid).align_to(body, RIGHT)
+    return VGroup(body, pad)
+
+
 def formula(expr: str, size: float = 40, color: str = FG) -> Mobject:
     """A formula typeset by Typst (math mode), with the CJK font available to it."""
     from manim import MathTypst
