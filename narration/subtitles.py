@@ -42,9 +42,7 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import re
-import tempfile
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,6 +51,7 @@ from pathlib import Path
 
 import srt
 
+from narration.atomic import atomic_write_text
 from narration.types import WordTiming
 
 ZH_MAX_CHARS = 16
@@ -600,16 +599,7 @@ def write_srt(cues: Sequence[Cue], path: Path) -> None:
         for i, c in enumerate(cues, start=1)
     ]
     data = srt.compose(subs, reindex=False)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_text(path, data)
 
 
 def read_srt(path: Path) -> list[Cue]:

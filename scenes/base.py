@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import ClassVar
@@ -13,6 +11,7 @@ from typing import ClassVar
 from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, Write, config
 
 from narration import numfmt
+from narration.atomic import atomic_write_text
 from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes
 from scenes import theme
 from scenes.context import load_context
@@ -149,11 +148,8 @@ class NarratedScene(Scene):
         if self.ctx.times_dir is None:
             return
         times = SceneTimes(self.scene_id, tuple(self._times), self.now)
-        self.ctx.times_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.ctx.times_dir, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(times.to_json(), fh)
-        os.replace(tmp, self.ctx.times_dir / f"{self.scene_id}.json")
+        atomic_write_text(self.ctx.times_dir / f"{self.scene_id}.json",
+                          json.dumps(times.to_json()))
 
     # -- shared pieces ------------------------------------------------------------------------
     def title_card(self, b: BeatClock) -> Mobject:

@@ -11,17 +11,16 @@ So ``"+0%"`` (:data:`DEFAULT_RATE`), ``200`` for Chinese and ``175`` for English
 
 from __future__ import annotations
 
-import os
 import re
-import uuid
 import warnings
 import wave
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from narration.atomic import atomic_path, atomic_write_bytes, atomic_write_text
 from narration.types import WordTiming
+
+__all__ = ["atomic_path", "atomic_write_bytes", "atomic_write_text"]  # re-exported
 
 if TYPE_CHECKING:
     from pydub import AudioSegment
@@ -106,39 +105,7 @@ def rate_wpm(rate: int | str, lang: str) -> int:
     return max(1, round(nominal_wpm(lang) * (1 + rate_percent(rate, lang) / 100)))
 
 
-# --- files ---------------------------------------------------------------------------------
-
-
-@contextmanager
-def atomic_path(target: Path) -> Iterator[Path]:
-    """Yield a temp path next to ``target``; on success move it onto ``target``.
-
-    The caller writes the temp path (which does not exist yet). If the block raises, the
-    temp file is deleted and ``target`` is left untouched, so no partial file ever appears.
-    """
-    target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        yield tmp
-        with open(tmp, "rb") as f:  # flush to disk before the rename makes it visible
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with suppress(FileNotFoundError):
-            tmp.unlink()
-        raise
-
-
-def atomic_write_bytes(target: Path, data: bytes) -> None:
-    """Write ``data`` to ``target`` atomically."""
-    with atomic_path(target) as tmp:
-        tmp.write_bytes(data)
-
-
-def atomic_write_text(target: Path, text: str) -> None:
-    """Write UTF-8 ``text`` to ``target`` atomically."""
-    atomic_write_bytes(target, text.encode("utf-8"))
+# --- files: see narration.atomic ------------------------------------------------------------
 
 
 # --- audio ---------------------------------------------------------------------------------

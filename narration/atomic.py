@@ -1,0 +1,41 @@
+"""Atomic file writes: a temp file beside the target, then a rename; no partial file ever."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+
+@contextmanager
+def atomic_path(target: Path) -> Iterator[Path]:
+    """Yield a temp path next to ``target``; on success move it onto ``target``.
+
+    The caller writes the temp path (which does not exist yet). If the block raises, the
+    temp file is deleted and ``target`` is left untouched, so no partial file ever appears.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        yield tmp
+        with open(tmp, "rb") as f:  # flush to disk before the rename makes it visible
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+
+
+def atomic_write_bytes(target: Path, data: bytes) -> None:
+    """Write ``data`` to ``target`` atomically."""
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(data)
+
+
+def atomic_write_text(target: Path, text: str) -> None:
+    """Write UTF-8 ``text`` to ``target`` atomically."""
+    atomic_write_bytes(target, text.encode("utf-8"))
