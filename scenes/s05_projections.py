@@ -45,18 +45,8 @@ def bracketed(rows: Sequence[Sequence[str]], color: str, size: float = theme.NUM
     cells.arrange_in_grid(rows=n_rows, cols=n_cols, buff=(0.4, 0.16))
     h = max(cells.height + 0.3, 0.62)
 
-    def bracket() -> VGroup:
-        g = VGroup(
-            Rectangle(width=0.06, height=h).set_stroke(width=0).set_fill(color, 1),
-            Rectangle(width=0.16, height=0.06).set_stroke(width=0).set_fill(color, 1),
-            Rectangle(width=0.16, height=0.06).set_stroke(width=0).set_fill(color, 1),
-        )
-        g[1].align_to(g[0], UP).align_to(g[0], LEFT)
-        g[2].align_to(g[0], DOWN).align_to(g[0], LEFT)
-        return g
-
-    left = bracket().next_to(cells, LEFT, buff=0.1)
-    right = bracket().flip(UP).next_to(cells, RIGHT, buff=0.1)
+    left = theme.bracket(h, color, 0.06).next_to(cells, LEFT, buff=0.1)
+    right = theme.bracket(h, color, 0.06).flip(UP).next_to(cells, RIGHT, buff=0.1)
     return VGroup(left, cells, right)
 
 

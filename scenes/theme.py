@@ -77,16 +77,6 @@ def place_in_content(m: Mobject, width: float = CONTENT_W, height: float = CONTE
     return m.move_to(CONTENT_CENTER)
 
 
-def inside_content(m: Mobject, tol: float = 1e-3) -> bool:
-    """True if ``m`` lies within the content area (not in the header or subtitle band)."""
-    return (
-        m.get_left()[0] >= -FRAME_W / 2 + MARGIN - tol
-        and m.get_right()[0] <= FRAME_W / 2 - MARGIN + tol
-        and m.get_bottom()[1] >= CONTENT_BOTTOM - tol
-        and m.get_top()[1] <= CONTENT_TOP + tol
-    )
-
-
 def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG) -> VGroup:
     """Text broken into lines that fit ``max_width`` (CJK by character, Latin by word)."""
     words = s.split(" ") if " " in s else list(s)
@@ -113,19 +103,24 @@ def panel(width: float, height: float, color: str = MUTED, fill: str = PANEL) ->
     )
 
 
+def bracket(height: float, color: str, thickness: float = 0.05) -> VGroup:
+    """A left square bracket of ``height`` (flip it with ``.flip(UP)`` for the right one)."""
+    g = VGroup(
+        Rectangle(width=thickness, height=height).set_stroke(width=0).set_fill(color, 1),
+        Rectangle(width=0.16, height=thickness).set_stroke(width=0).set_fill(color, 1),
+        Rectangle(width=0.16, height=thickness).set_stroke(width=0).set_fill(color, 1),
+    )
+    g[1].align_to(g[0], UP).align_to(g[0], LEFT)
+    g[2].align_to(g[0], DOWN).align_to(g[0], LEFT)
+    return g
+
+
 def vector_column(
     entries: Sequence[str], color: str, size: float = NUM_SIZE, label: str | None = None
 ) -> VGroup:
     """A vector drawn as a column of numbers in brackets, optionally with a label above."""
     nums = VGroup(*[text(e, size, color) for e in entries]).arrange(DOWN, buff=0.16)
-    h = nums.height + 0.3
-    left = VGroup(
-        Rectangle(width=0.05, height=h).set_stroke(width=0).set_fill(color, 1),
-        Rectangle(width=0.16, height=0.05).set_stroke(width=0).set_fill(color, 1),
-        Rectangle(width=0.16, height=0.05).set_stroke(width=0).set_fill(color, 1),
-    )
-    left[1].align_to(left[0], UP).align_to(left[0], LEFT)
-    left[2].align_to(left[0], DOWN).align_to(left[0], LEFT)
+    left = bracket(nums.height + 0.3, color)
     right = left.copy().flip(UP)
     left.next_to(nums, LEFT, buff=0.08)
     right.next_to(nums, RIGHT, buff=0.08)
@@ -187,12 +182,3 @@ def formula(expr: str, size: float = 40, color: str = FG) -> Mobject:
     from manim import MathTypst
 
     return MathTypst(expr, font_size=size, color=color, font_paths=[str(FONT_DIR)])
-
-
-def typst_text(code: str, size: float = 32, color: str = FG) -> Mobject:
-    """Mixed text and math typeset by Typst (markup mode), CJK-capable."""
-    from manim import Typst
-
-    preamble = f'#set text(font: "{FONT}")'
-    return Typst(code, font_size=size, color=color, typst_preamble=preamble,
-                 font_paths=[str(FONT_DIR)])
