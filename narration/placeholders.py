@@ -4,6 +4,10 @@ A deliberately small resolver: names are looked up in a flat dict of facts compu
 ``qkv_math`` (see ``narration.facts``); nothing is evaluated and no attribute is accessed,
 unlike ``str.format``. Specs: ``2`` (decimals), ``pct`` / ``pct1`` (percent), ``vec`` /
 ``vec1`` (vector, optional decimals), ``int``. Literal braces are written ``{{`` and ``}}``.
+
+Cue marks ``{@name}`` sit between words of a narration text. They are neither shown nor
+spoken; the resolver records where they fall in the spoken text so that a scene can wait for
+the voice to reach them (``narration.marks``). A mark between two spaces leaves one space.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from narration import numfmt
 
 FactValue = float | int | str | tuple[float, ...] | Mapping[str, str]
 
-_TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z0-9_.]*)(?::([A-Za-z0-9]*))?\}|[{}]")
+_TOKEN = re.compile(
+    r"\{\{|\}\}|\{@([A-Za-z0-9_]*)\}|\{([A-Za-z0-9_.]*)(?::([A-Za-z0-9]*))?\}|[{}]"
+)
 
 
 class PlaceholderError(ValueError):
@@ -30,11 +36,17 @@ class Resolved:
 
     ``anchors`` pairs offsets (spoken, display) at every piece boundary, so a character
     position in the spoken text (where word timings point) maps to the displayed text.
+    ``marks`` are the cue marks in text order: (name, offset into ``spoken``).
     """
 
     display: str
     spoken: str
     anchors: tuple[tuple[int, int], ...]
+    marks: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def mark_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.marks)
 
     def display_pos(self, spoken_pos: int) -> int:
         """Map an index into ``spoken`` onto ``display`` (linear inside a filled placeholder)."""
@@ -78,9 +90,14 @@ def format_value(value: FactValue, spec: str, lang: str) -> numfmt.Formatted:
     raise PlaceholderError(f"unknown spec ':{spec}' (expected pct, pct1, int, vec, or digits)")
 
 
-def resolve(template: str, facts: Mapping[str, FactValue], lang: str) -> Resolved:
-    """Fill every placeholder of ``template``; raise PlaceholderError naming the first bad one."""
+def resolve(template: str, facts: Mapping[str, FactValue], lang: str,
+            *, marks: bool = False) -> Resolved:
+    """Fill every placeholder of ``template``; raise PlaceholderError naming the first bad one.
+
+    Cue marks are accepted only with ``marks=True`` (narration beats, not on-screen text).
+    """
     display: list[str] = []
+    found: list[tuple[str, int]] = []
     spoken: list[str] = []
     anchors: list[tuple[int, int]] = [(0, 0)]
     d_len = s_len = 0
@@ -108,7 +125,20 @@ def resolve(template: str, facts: Mapping[str, FactValue], lang: str) -> Resolve
             continue
         if tok in ("{", "}"):
             raise PlaceholderError(f"stray '{tok}' at character {m.start() + 1}")
-        name, spec = m.group(1), m.group(2) or ""
+        if m.group(1) is not None:
+            mark = m.group(1)
+            if not marks:
+                raise PlaceholderError(f"cue mark {{@{mark}}} is only allowed in narration")
+            if not mark:
+                raise PlaceholderError(f"empty cue mark at character {m.start() + 1}")
+            if mark in (n for n, _ in found):
+                raise PlaceholderError(f"cue mark {{@{mark}}} appears twice")
+            before = "".join(spoken[-1:])
+            if before[-1:].isspace() and template[pos:pos + 1].isspace():
+                pos += 1  # "a {@m} b" reads "a b"
+            found.append((mark, s_len))
+            continue
+        name, spec = m.group(2), m.group(3) or ""
         if name not in facts:
             raise PlaceholderError(f"unknown placeholder {{{name}}}")
         f = format_value(facts[name], spec, lang)
@@ -118,9 +148,14 @@ def resolve(template: str, facts: Mapping[str, FactValue], lang: str) -> Resolve
         emit(lit, lit, True)
     anchors.append((s_len, d_len))
     dedup = tuple(dict.fromkeys(anchors))
-    return Resolved("".join(display), "".join(spoken), dedup)
+    return Resolved("".join(display), "".join(spoken), dedup, tuple(found))
 
 
 def placeholder_names(template: str) -> Sequence[str]:
     """Names used in ``template`` (for checks and tooling)."""
+    return [m.group(2) for m in _TOKEN.finditer(template) if m.group(2)]
+
+
+def mark_names(template: str) -> Sequence[str]:
+    """Cue mark names used in ``template``, in order."""
     return [m.group(1) for m in _TOKEN.finditer(template) if m.group(1)]

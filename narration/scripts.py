@@ -7,7 +7,10 @@ One TOML file per scene and language, ``narration/scripts/<lang>/<scene_id>.toml
     step1 = "..."
     [[beat]]                 # narration, in order; ids must match across languages
     id = "scores"
-    text = "... {we.score.0} ..."
+    text = "... {we.score.0} ... {@total}the total ..."
+
+``{@total}`` is a cue mark: the scene can wait for the voice to reach it (``b.until``). Every
+beat has the same marks, in the same order, in every language.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from narration.numfmt import LANGS
-from narration.placeholders import FactValue, PlaceholderError, Resolved, resolve
+from narration.placeholders import FactValue, PlaceholderError, Resolved, mark_names, resolve
 
 SCRIPTS_DIR = Path(__file__).resolve().parent / "scripts"
 
@@ -94,11 +97,15 @@ def _raw_beats(path: Path, data: dict) -> list[tuple[str, str]]:
     return out
 
 
-def _resolve(path: Path, key: str, template: str, facts: Mapping[str, FactValue], lang: str):
+def _resolve(path: Path, key: str, template: str, facts: Mapping[str, FactValue], lang: str,
+             marks: bool = False):
     try:
-        return resolve(template, facts, lang)
+        resolved = resolve(template, facts, lang, marks=marks)
     except PlaceholderError as err:
         raise ScriptError(path, key, str(err)) from None
+    if marks and not any(c.isalnum() for c in resolved.spoken):
+        raise ScriptError(path, key, "has no words to speak")
+    return resolved
 
 
 def load_script(
@@ -127,7 +134,7 @@ def load_script(
         else:
             raise ScriptError(path, f"screen.{key}", "must be a string or a list of strings")
     beats = tuple(
-        Beat(bid, _resolve(path, f"beat.{bid}.text", text, facts, lang))
+        Beat(bid, _resolve(path, f"beat.{bid}.text", text, facts, lang, marks=True))
         for bid, text in _raw_beats(path, data)
     )
     title_text = _resolve(path, "title", title.strip(), facts, lang).display
@@ -141,9 +148,11 @@ def check_parity(scene_ids: Iterable[str], root: Path = SCRIPTS_DIR) -> None:
         for lang in LANGS:
             path = script_path(scene_id, lang, root)
             data = _read(path)
-            shapes[lang] = (path, [b for b, _ in _raw_beats(path, data)],
-                            set(data.get("screen", {})))
-        (p0, beats0, keys0), (p1, beats1, keys1) = shapes[LANGS[0]], shapes[LANGS[1]]
+            raw = _raw_beats(path, data)
+            shapes[lang] = (path, [b for b, _ in raw], set(data.get("screen", {})),
+                            {b: list(mark_names(t)) for b, t in raw})
+        (p0, beats0, keys0, marks0), (p1, beats1, keys1, marks1) = (shapes[LANGS[0]],
+                                                                    shapes[LANGS[1]])
         for bid in beats0:
             if bid not in beats1:
                 raise ScriptError(p1, f"beat.{bid}", f"missing here but present in {p0}")
@@ -155,6 +164,20 @@ def check_parity(scene_ids: Iterable[str], root: Path = SCRIPTS_DIR) -> None:
         for key in sorted(keys0 ^ keys1):
             missing_in = p1 if key in keys0 else p0
             raise ScriptError(missing_in, f"screen.{key}", "missing in one language")
+        for bid in beats0:
+            m0, m1 = marks0[bid], marks1[bid]
+            for name in m0:
+                if name not in m1:
+                    raise ScriptError(p1, f"beat.{bid}.text",
+                                      f"cue mark {{@{name}}} missing here but present in {p0}")
+            for name in m1:
+                if name not in m0:
+                    raise ScriptError(p0, f"beat.{bid}.text",
+                                      f"cue mark {{@{name}}} missing here but present in {p1}")
+            if m0 != m1:
+                raise ScriptError(p1, f"beat.{bid}.text",
+                                  f"cue marks in the order {', '.join(m1)} but {p0} has "
+                                  f"{', '.join(m0)}: scenes wait for them in one order")
 
 
 def video_title(lang: str, root: Path = SCRIPTS_DIR) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 BEAT_GAP = 0.45  # seconds of quiet after each beat's speech, before the next beat
@@ -36,17 +37,28 @@ class BeatTime:
 
 @dataclass(frozen=True)
 class SceneTimes:
-    """What a rendered scene reports: its beats' actual times and its total length."""
+    """What a rendered scene reports: its beats' actual times and its total length.
+
+    ``holds`` are the stretches (scene seconds) in which the scene only waited, so nothing
+    on screen moved; ``warnings`` are animation overruns and cue marks reached late;
+    ``layout`` lists elements outside the frame margins or inside the subtitle band.
+    """
 
     scene_id: str
     beats: tuple[BeatTime, ...]
     duration: float
+    holds: tuple[tuple[float, float], ...] = ()
+    warnings: tuple[str, ...] = ()
+    layout: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         return {
             "scene_id": self.scene_id,
             "duration": self.duration,
             "beats": [{"id": b.id, "start": b.start, "end": b.end} for b in self.beats],
+            "holds": [list(h) for h in self.holds],
+            "warnings": list(self.warnings),
+            "layout": list(self.layout),
         }
 
     @classmethod
@@ -55,4 +67,22 @@ class SceneTimes:
             data["scene_id"],
             tuple(BeatTime(b["id"], float(b["start"]), float(b["end"])) for b in data["beats"]),
             float(data["duration"]),
+            tuple((float(a), float(b)) for a, b in data.get("holds", [])),
+            tuple(str(w) for w in data.get("warnings", [])),
+            tuple(str(w) for w in data.get("layout", [])),
         )
+
+
+def still_while_speaking(holds: Sequence[tuple[float, float]],
+                         speech: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Parts of ``holds`` that overlap ``speech`` intervals, one span per hold.
+
+    Each result runs from the first to the last spoken moment inside the hold, so a hold
+    that covers the end of one beat's speech and the start of the next counts as one.
+    """
+    out = []
+    for a, b in holds:
+        inside = [(max(a, s), min(b, e)) for s, e in speech if min(b, e) > max(a, s)]
+        if inside:
+            out.append((inside[0][0], inside[-1][1]))
+    return out

@@ -10,10 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from narration.marks import mark_times
 from narration.placeholders import Resolved
 from narration.scripts import SceneScript, video_title
 from narration.subtitles import build_track, write_srt
 from narration.timeline import SceneTimes, beat_slot
+from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
 from narration.types import Clip, WordTiming
 from pipeline import atomic, media, soundtrack
@@ -44,7 +46,8 @@ def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache
     before = cache.synthesized
     for n, (scene_id, beat) in enumerate(beats, 1):
         made = cache.synthesized
-        clip = cache.get_or_synthesize(engine, beat.text.spoken, None, None, lang)
+        clip = cache.get_or_synthesize(engine, beat.text.spoken, None, narration_rate(lang),
+                                       lang)
         clips[(scene_id, beat.id)] = clip
         if cache.synthesized > made:
             _say(f"[{lang}] voice {n}/{len(beats)}: {scene_id}.{beat.id} "
@@ -53,6 +56,19 @@ def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache
     _say(f"[{lang}] voice: {len(beats)} beats, {synthesized} synthesized, "
          f"{len(beats) - synthesized} from cache ({time.monotonic() - t0:.1f} s)")
     return clips
+
+
+def make_plan(lang: str, scripts: list[SceneScript], clips: dict[tuple[str, str], Clip],
+              numbers_path: Path, times_dir: Path) -> ScenePlan:
+    """Beat slots, speech lengths and cue-mark times for the scenes, from the clips."""
+    durations, speech, marks = {}, {}, {}
+    for s in scripts:
+        beat_clips = {b.id: clips[(s.scene_id, b.id)] for b in s.beats}
+        durations[s.scene_id] = {b: beat_slot(c.duration) for b, c in beat_clips.items()}
+        speech[s.scene_id] = {b: c.duration for b, c in beat_clips.items()}
+        marks[s.scene_id] = {b.id: mark_times(b.text, beat_clips[b.id].words,
+                                              beat_clips[b.id].duration) for b in s.beats}
+    return ScenePlan(lang, numbers_path, durations, times_dir, speech, marks)
 
 
 def display_words(beat_text: Resolved, words: tuple[WordTiming, ...]) -> list[WordTiming]:
@@ -76,8 +92,6 @@ def render_scenes(inputs, plan_path: Path, quality: str, work: Path, jobs: int, 
         r = render_scene(info, plan_path, quality, work / "media", work / "logs" / lang)
         done += 1
         _say(f"[{lang}] scene {done}/{len(infos)} {info.scene_id} rendered in {r.seconds:.1f} s")
-        for w in r.warnings:
-            _say(f"warning: {w}")
         return r
 
     _say(f"[{lang}] rendering {len(infos)} scene(s) at {QUALITIES[quality][1]} "
@@ -97,11 +111,7 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
     cache = AudioCache(args.cache)
 
     clips = synthesize(lang, scripts, engine, cache)
-    durations = {
-        s.scene_id: {b.id: beat_slot(clips[(s.scene_id, b.id)].duration) for b in s.beats}
-        for s in scripts
-    }
-    plan = ScenePlan(lang, inputs.numbers_path, durations, lang_work / "times")
+    plan = make_plan(lang, scripts, clips, inputs.numbers_path, lang_work / "times")
     plan_path = lang_work / f"plan-{lang}.json"
     atomic.write_json(plan_path, plan.to_json())
 
@@ -109,6 +119,7 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
 
     # Where every beat actually landed, from the scenes' own reports and the files' lengths.
     placed: list[PlacedBeat] = []
+    reports: list[SceneTimes] = []
     chapters: list[tuple[float, float, str]] = []
     offset = 0.0
     fps = QUALITIES[args.quality][2]
@@ -117,6 +128,9 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
             json.loads((plan.times_dir / f"{script.scene_id}.json").read_text("utf-8")))
         if [b.id for b in times.beats] != [b.id for b in script.beats]:
             raise RuntimeError(f"scene {script.scene_id} reported beats unlike its script")
+        for w in times.warnings + times.layout:
+            _say(f"warning: {w}")
+        reports.append(times)
         length = media.probe(r.video).duration
         if abs(length - times.duration) > 1.5 / fps:
             _say(f"warning: scene {script.scene_id}: file is {length:.3f} s, scene reported "

@@ -29,7 +29,6 @@ class RenderedScene:
     scene_id: str
     video: Path
     seconds: float  # wall time spent rendering
-    warnings: tuple[str, ...] = ()  # what the scene reported (e.g. animations overrunning)
 
 
 def render_scene(info: SceneInfo, plan: Path, quality: str, media_dir: Path,
@@ -55,6 +54,4 @@ def render_scene(info: SceneInfo, plan: Path, quality: str, media_dir: Path,
     if not video.exists():
         raise SceneRenderError(f"scene {info.scene_id}: Manim reported success but wrote no "
                                f"{video} (log: {log})")
-    warnings = tuple(line.strip() for line in proc.stderr.splitlines()
-                     if line.startswith(f"[{info.scene_id}]") and "overrun" in line)
-    return RenderedScene(info.scene_id, video, time.monotonic() - t0, warnings)
+    return RenderedScene(info.scene_id, video, time.monotonic() - t0)

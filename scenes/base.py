@@ -16,13 +16,41 @@ from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes
 from scenes import theme
 from scenes.context import load_context
 
+MARK_LEAD = 0.2
+"""Seconds before a cue mark that ``until`` returns: an entrance is under way as the word
+is spoken, not after it."""
+LATE = 0.5  # a mark reached this much later than planned is reported
+
 
 class BeatClock:
     """Time budget of the beat being played; helps scenes size their animations."""
 
-    def __init__(self, scene: NarratedScene, beat_id: str, duration: float) -> None:
+    def __init__(self, scene: NarratedScene, beat_id: str, duration: float,
+                 marks: dict[str, float]) -> None:
         self.scene, self.id, self.duration = scene, beat_id, duration
+        self.marks = marks
         self.start = scene.now
+
+    def mark(self, name: str) -> float:
+        """Seconds from the beat's start at which the voice reaches cue mark ``name``."""
+        if name not in self.marks:
+            have = ", ".join(self.marks) or "none"
+            raise RuntimeError(f"{self.scene.script.source}: beat.{self.id}: the scene waits "
+                               f"for cue mark {{@{name}}}, which the text does not have "
+                               f"(its marks: {have})")
+        return self.marks[name]
+
+    def time_to(self, name: str, lead: float = MARK_LEAD) -> float:
+        """Seconds from now until ``lead`` before cue mark ``name`` (never below one frame)."""
+        return max(1 / config.frame_rate, self.start + self.mark(name) - lead - self.scene.now)
+
+    def until(self, name: str, lead: float = MARK_LEAD) -> None:
+        """Wait until ``lead`` seconds before the voice reaches cue mark ``name``."""
+        left = self.start + self.mark(name) - lead - self.scene.now
+        if left >= 1 / config.frame_rate:
+            self.scene.wait(left)
+        elif left < -LATE:
+            self.scene.warn(f"beat {self.id!r} reaches cue mark {{@{name}}} {-left:.2f} s late")
 
     @property
     def elapsed(self) -> float:
@@ -62,6 +90,8 @@ class NarratedScene(Scene):
         self._times: list[BeatTime] = []
         self._planned_clock = 0.0
         self.layout_issues: list[str] = []
+        self.warnings: list[str] = []
+        self._holds: list[tuple[float, float]] = []
         if self.ctx.estimated:
             print(f"[{self.scene_id}] no plan given: beat durations estimated from the text",
                   file=sys.stderr)
@@ -70,9 +100,26 @@ class NarratedScene(Scene):
     @property
     def now(self) -> float:
         """Seconds of video written so far (planned time when nothing is written)."""
-        if self.renderer.skip_animations or config.dry_run:
+        if self.renderer.skip_animations:
             return self._planned_clock
         return float(self.renderer.time)
+
+    def wait(self, duration: float = 1.0, stop_condition=None, frozen_frame=None) -> None:
+        """Manim's wait, remembering the stretch when nothing on screen moves."""
+        start = self.now
+        super().wait(duration, stop_condition, frozen_frame)
+        if frozen_frame or (frozen_frame is None and not self.should_update_mobjects()):
+            end = self.now
+            if self._holds and abs(self._holds[-1][1] - start) < 1e-6:
+                start = self._holds[-1][0]
+                self._holds.pop()
+            self._holds.append((start, end))
+
+    def warn(self, message: str) -> None:
+        """A problem worth a creator's look (reported, printed, never fatal)."""
+        text = f"{self.scene_id}: {message}"
+        self.warnings.append(text)
+        print(f"[{self.scene_id}] {message}", file=sys.stderr)
 
     def s(self, key: str) -> str:
         """An on-screen string of this scene's script."""
@@ -96,14 +143,13 @@ class NarratedScene(Scene):
         self._next_beat += 1
         duration = max(float(self.ctx.durations[beat_id]), at_least)
         start_planned = self._planned_clock
-        clock = BeatClock(self, beat_id, duration)
+        clock = BeatClock(self, beat_id, duration, self.ctx.marks.get(beat_id, {}))
         yield clock
         left = clock.remaining
         if left >= 1 / config.frame_rate:
             self.wait(left)
         elif left < -0.1:
-            print(f"[{self.scene_id}] beat {beat_id!r} animations overrun its narration by "
-                  f"{-left:.2f} s", file=sys.stderr)
+            self.warn(f"beat {beat_id!r} animations overrun its narration by {-left:.2f} s")
         self._planned_clock = start_planned + max(duration, clock.elapsed)
         self._times.append(BeatTime(beat_id, clock.start, self.now))
         self._check_layout(beat_id)
@@ -147,7 +193,8 @@ class NarratedScene(Scene):
     def _write_times(self) -> None:
         if self.ctx.times_dir is None:
             return
-        times = SceneTimes(self.scene_id, tuple(self._times), self.now)
+        times = SceneTimes(self.scene_id, tuple(self._times), self.now, tuple(self._holds),
+                           tuple(self.warnings), tuple(self.layout_issues))
         atomic_write_text(self.ctx.times_dir / f"{self.scene_id}.json",
                           json.dumps(times.to_json()))
 

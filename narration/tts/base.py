@@ -32,6 +32,10 @@ DEFAULT_RATE = "+0%"
 NOMINAL_WPM = {"zh": 200, "en": 175}
 """Normal speaking speed per language, in words (zh: characters) per minute."""
 
+NARRATION_RATE: dict[str, int | str] = {"zh": "+0%", "en": "-12%"}
+"""The rate the video is narrated at: English slowed for learners to about 155-165 words
+per minute (espeak-ng's normal English measured about 181)."""
+
 _PERCENT = re.compile(r"^\s*([+-]?\d+)\s*%\s*$")
 
 
@@ -56,6 +60,11 @@ class Engine(Protocol):
     ) -> tuple[WordTiming, ...]:
         """Speak ``text`` into ``out_wav``; return the word timings."""
         ...
+
+
+def narration_rate(lang: str) -> int | str:
+    """The speaking rate the video uses for ``lang``."""
+    return NARRATION_RATE.get(lang_key(lang), DEFAULT_RATE)
 
 
 def lang_key(lang: str) -> str:

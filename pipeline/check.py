@@ -1,0 +1,118 @@
+"""Check scenes quickly, without writing video: real voice timings, Manim dry runs.
+
+``python -m pipeline.check --lang en --scenes softmax,formula`` synthesizes the beats with
+the offline voice (cached), plans the scenes exactly as a render would and builds them with
+Manim's dry run. It prints, per scene, its length, every stretch over 3 s in which the
+picture holds still while the voice speaks (from the scene's own record of its waits),
+late cue marks, overruns and layout problems, and the subtitles' reading speed and breaks.
+Exit status 1 when a hold over 8 s, a layout problem or a bad subtitle break is found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from narration.facts import build_facts
+from narration.numfmt import LANGS
+from narration.scripts import check_parity, load_script
+from narration.subtitles import build_track
+from narration.timeline import SceneTimes, still_while_speaking
+from narration.tts.cache import AudioCache
+from narration.tts.select import choose_engine
+from pipeline import atomic
+from pipeline.build import display_words, make_plan, synthesize
+from pipeline.quality import HOLD_LIMIT, cue_report
+from qkv_math.derived import derive
+from qkv_math.numbers import DEFAULT_NUMBERS, load_numbers
+from scenes.context import PLAN_ENV
+from scenes.registry import discover
+
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / \
+    "qkv-explainer" / "audio"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m pipeline.check", description=__doc__.split("\n")[0])
+    p.add_argument("--lang", choices=[*LANGS, "all"], default="all")
+    p.add_argument("--scenes", metavar="ID[,ID]", help="default: all")
+    p.add_argument("--numbers", type=Path)
+    p.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    args = p.parse_args(argv)
+    infos = discover()
+    if args.scenes:
+        wanted = args.scenes.split(",")
+        infos = [i for i in infos if i.scene_id in wanted]
+    check_parity([i.scene_id for i in infos])
+    numbers = load_numbers(args.numbers)
+    facts = build_facts(numbers, derive(numbers))
+    numbers_path = (args.numbers or DEFAULT_NUMBERS).resolve()
+    engine = choose_engine("offline", warn=print)
+    cache = AudioCache(args.cache)
+    bad = False
+    langs = LANGS if args.lang == "all" else (args.lang,)
+    for lang in langs:
+        scripts = [load_script(i.scene_id, lang, facts) for i in infos]
+        clips = synthesize(lang, scripts, engine, cache)
+        total = 0.0
+        with tempfile.TemporaryDirectory() as tmp:
+            plan = make_plan(lang, scripts, clips, numbers_path, Path(tmp) / "times")
+            plan_path = Path(tmp) / "plan.json"
+            atomic.write_json(plan_path, plan.to_json())
+            for info, script in zip(infos, scripts, strict=True):
+                proc = subprocess.run(
+                    [sys.executable, "-m", "manim", "render", "-ql", "--dry_run",
+                     "--disable_caching", "--progress_bar", "none", "-v", "ERROR",
+                     "--media_dir", str(Path(tmp) / "media"), str(info.path), info.class_name],
+                    env={**os.environ, PLAN_ENV: str(plan_path)}, capture_output=True,
+                    text=True, cwd=tmp)
+                if proc.returncode != 0:
+                    print(f"[{lang}] {info.scene_id}: FAILED\n{proc.stderr[-3000:]}")
+                    bad = True
+                    continue
+                times = SceneTimes.from_json(atomic_read_json(plan.times_dir, info.scene_id))
+                total += times.duration
+                speech = [(bt.start, bt.start + clips[(info.scene_id, bt.id)].duration)
+                          for bt in times.beats]
+                stills = [(a, b) for a, b in still_while_speaking(times.holds, speech)
+                          if b - a > 3.0]
+                print(f"[{lang}] {info.scene_id}: {times.duration:.1f} s, "
+                      f"{len(times.beats)} beats")
+                for a, b in stills:
+                    beat = next((bt.id for bt in times.beats if bt.start <= a < bt.end), "?")
+                    flag = "  !!" if b - a > HOLD_LIMIT else ""
+                    print(f"    still {b - a:4.1f} s while speaking at {a:6.1f} s "
+                          f"(beat {beat}){flag}")
+                    bad |= b - a > HOLD_LIMIT
+                for w in times.warnings:
+                    print(f"    warning: {w}")
+                for w in times.layout:
+                    print(f"    layout: {w}")
+                    bad = True
+                placed = [(b.text.display, display_words(b.text, clips[(info.scene_id, b.id)]
+                                                         .words), bt.start,
+                           clips[(info.scene_id, b.id)].duration)
+                          for b, bt in zip(script.beats, times.beats, strict=True)]
+                rep = cue_report(build_track(placed, lang), placed, lang)
+                print(f"    cues: {rep['count']}, cps min/median/max "
+                      f"{rep['cps']['min']}/{rep['cps']['median']}/{rep['cps']['max']}"
+                      + (f", over limit: {rep['over_cps']}" if rep["over_cps"] else ""))
+                for problem in rep["bad_breaks"]:
+                    print(f"    break: {problem}")
+                    bad = True
+        print(f"[{lang}] total {total:.1f} s ({total / 60:.1f} min)")
+    return 1 if bad else 0
+
+
+def atomic_read_json(times_dir: Path, scene_id: str) -> dict:
+    import json
+
+    return json.loads((times_dir / f"{scene_id}.json").read_text("utf-8"))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,210 @@
+"""Quality figures a creator reads before publishing: still pictures, subtitles, layout.
+
+* Frozen stretches: consecutive frames of the rendered picture that do not differ, while
+  the voice speaks (measured on the frames, not taken from the scene code).
+* Cues: reading speed, durations outside 5/6-7 s, and breaks (between lines or cues) that
+  fall inside a number, a bracketed or quoted phrase or a word (Chinese words found with
+  jieba's segmenter).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from narration.subtitles import MAX_DURATION, MIN_DURATION, Cue
+from narration.timeline import still_while_speaking
+
+HOLD_LIMIT = 8.0
+"""Longest stretch (s) the picture may stand still while the voice speaks."""
+STILL_REPORTED = 3.0
+"""Still stretches shorter than this are not listed."""
+CPS_LIMIT = {"zh": 9.0, "en": 20.0}
+CPS_MEDIAN_LIMIT = {"zh": 9.0, "en": 17.0}
+
+_OPEN = "([{（【「『“‘《〈"
+_CLOSE = ")]}）】」』”’》〉"
+
+
+def _is_cjk(c: str) -> bool:
+    return "\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff"
+
+
+def _is_wide(c: str) -> bool:
+    return _is_cjk(c) or "\u3000" <= c <= "\u303f" or "\uff00" <= c <= "\uffef"
+
+
+def reading_chars(lines: Sequence[str], lang: str) -> float:
+    """Characters to read: all of them in English; Chinese counts half-width ones half."""
+    text = "".join(lines)
+    if lang == "zh":
+        return sum(1.0 if _is_wide(c) else 0.5 for c in text if not c.isspace())
+    return float(len(" ".join(lines)))
+
+
+@cache
+def _jieba():
+    import jieba
+
+    jieba.setLogLevel(60)  # no "Building prefix dict" chatter
+    jieba.initialize()
+    return jieba
+
+
+def word_boundaries(text: str) -> frozenset[int]:
+    """Offsets in ``text`` between two Chinese words (jieba), plus every non-CJK offset."""
+    out = {0, len(text)}
+    pos = 0
+    for token in _jieba().cut(text, HMM=False):
+        pos += len(token)
+        out.add(pos)
+    return frozenset(out)
+
+
+def _break_positions(text: str, lines: Sequence[str]) -> list[int]:
+    """Where each line after the first starts in ``text`` (lines found in order)."""
+    out, pos = [], 0
+    for k, line in enumerate(lines):
+        found = _find_line(text, line, pos)
+        if found is None:
+            return out
+        start, end = found
+        if k:
+            out.append(start)
+        pos = end
+    return out
+
+
+def _find_line(text: str, line: str, pos: int) -> tuple[int, int] | None:
+    """Span of ``line`` in ``text`` from ``pos``, ignoring differences in whitespace."""
+    chars = [c for c in line if not c.isspace()]
+    i = pos
+    while i < len(text) and text[i].isspace():
+        i += 1
+    start = i
+    for c in chars:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text) or text[i] != c:
+            return None
+        i += 1
+    return start, i
+
+
+def break_problem(text: str, p: int, zh_words: frozenset[int] | None) -> str | None:
+    """Why a break before ``text[p]`` is bad, or None."""
+    depth, quote = 0, False
+    for c in text[:p]:
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth = max(0, depth - 1)
+        elif c == '"':
+            quote = not quote
+    q = p
+    while q > 0 and text[q - 1].isspace():
+        q -= 1
+    before, after = text[q - 1:q], text[p:p + 1]
+    where = f"…{text[max(0, q - 8):q]}|{text[p:p + 8]}…"
+    if depth or quote:
+        return f"inside brackets or quotes: {where}"
+    if (before.isdigit() and (after.isdigit() or after in ".,%")) or (
+            before in ".," and after.isdigit() and q == p):
+        return f"inside a number: {where}"
+    if q == p and before.isalnum() and after.isalnum():
+        if _is_cjk(before) and _is_cjk(after):
+            if zh_words is not None and p not in zh_words:
+                return f"inside a word: {where}"
+        else:
+            return f"inside a word: {where}"
+    return None
+
+
+def cue_report(cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, float]],
+               lang: str) -> dict:
+    """Reading speed, durations and bad breaks of ``cues``; ``beats`` are (text, words,
+    offset, speech_end) as given to ``build_track``."""
+    cps = []
+    over = []
+    durations = []
+    for c in cues:
+        d = c.end - c.start
+        rate = reading_chars(c.lines, lang) / d if d > 0 else float("inf")
+        cps.append(rate)
+        if rate > CPS_LIMIT[lang] + 1e-9:
+            over.append(f"{c.start:.2f} s: {rate:.1f} cps: {' / '.join(c.lines)}")
+        if d < MIN_DURATION - 1e-3 or d > MAX_DURATION + 1e-3:
+            durations.append(f"{c.start:.2f} s: {d:.2f} s: {' / '.join(c.lines)}")
+    bad = []
+    k = 0
+    for text, _words, offset, speech_end in beats:
+        mine: list[str] = []
+        while k < len(cues) and cues[k].start <= offset + speech_end + 1e-6:
+            mine.extend(cues[k].lines)
+            k += 1
+        zh_words = word_boundaries(text) if lang == "zh" else None
+        for p in _break_positions(text, mine):
+            problem = break_problem(text, p, zh_words)
+            if problem:
+                bad.append(f"{offset:.2f} s: {problem}")
+    return {
+        "count": len(cues),
+        "cps": {"min": round(min(cps), 1) if cps else 0.0,
+                "median": round(statistics.median(cps), 1) if cps else 0.0,
+                "max": round(max(cps), 1) if cps else 0.0},
+        "cps_limit": CPS_LIMIT[lang],
+        "cps_median_limit": CPS_MEDIAN_LIMIT[lang],
+        "over_cps": over,
+        "durations_out_of_range": durations,
+        "bad_breaks": bad,
+    }
+
+
+def still_frames(video: Path, threshold: int = 12) -> tuple[list[tuple[float, float]], float]:
+    """Stretches (start, end seconds) in which consecutive frames do not differ, and fps.
+
+    Frames are compared at 160x90 in grey: a pixel counts as changed when it differs by
+    more than ``threshold`` of 255, which ignores encoder noise but not a moving glyph.
+    """
+    import av
+    import numpy as np
+
+    spans: list[tuple[float, float]] = []
+    with av.open(str(video)) as c:
+        stream = c.streams.video[0]
+        stream.thread_type = "AUTO"
+        fps = float(stream.average_rate)
+        prev = None
+        run_start = None
+        n = 0
+        for frame in c.decode(stream):
+            img = frame.reformat(width=160, height=90, format="gray").to_ndarray().astype(
+                np.int16)
+            if prev is not None:
+                same = int(np.max(np.abs(img - prev))) <= threshold
+                if same and run_start is None:
+                    run_start = n - 1
+                elif not same and run_start is not None:
+                    spans.append((run_start / fps, n / fps))
+                    run_start = None
+            prev = img
+            n += 1
+        if run_start is not None:
+            spans.append((run_start / fps, n / fps))
+    return spans, fps
+
+
+def frozen_report(video: Path, speech: Sequence[tuple[float, float]]) -> dict:
+    """Frozen stretches of ``video`` while the voice speaks (``speech`` intervals, s)."""
+    spans, _fps = still_frames(video)
+    stills = [(a, b) for a, b in still_while_speaking(spans, speech) if b - a >= STILL_REPORTED]
+    return {
+        "limit_s": HOLD_LIMIT,
+        "over_limit": sum(1 for a, b in stills if b - a > HOLD_LIMIT),
+        "longest_s": round(max((b - a for a, b in stills), default=0.0), 2),
+        "total_over_3s": round(sum(b - a for a, b in stills), 1),
+        "stretches": [{"start": round(a, 2), "end": round(b, 2), "seconds": round(b - a, 2)}
+                      for a, b in stills],
+    }
