@@ -25,6 +25,15 @@ def _lang_list(prefix: str, table: dict[str, tuple[str, ...]], out: dict[str, Fa
         out[f"{prefix}.{i}"] = {lang: words[i] for lang, words in table.items()}
 
 
+def claim(holds: bool, yes: dict[str, str], no: dict[str, str]) -> dict[str, str]:
+    """Per-language wording of a statement about the example: ``yes`` when it holds.
+
+    Narration says such things through a placeholder, so a numbers file that makes the
+    statement false changes the sentence instead of leaving a false one in the voice.
+    """
+    return dict(yes if holds else no)
+
+
 def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     """Every fact a script may name, formatted later per language."""
     f: dict[str, FactValue] = {}
@@ -47,8 +56,10 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["we.scaled"] = _vec(w.scaled)
     f["we.weights"] = _vec(w.weights)
     f["we.output"] = _vec(w.output)
-    top = int(np.argmax(w.weights))
-    f["we.top_token"] = {lang: t[top] for lang, t in we.tokens.items()}
+    f["we.top_token"] = {lang: t[derived.worked_top] for lang, t in we.tokens.items()}
+    for i, x in enumerate(derived.worked_exp):
+        f[f"we.exp.{i}"] = float(x)
+    f["we.exp_total"] = derived.worked_exp_total
 
     _lang_list("fb.token", fb.tokens, f)
     _lang_list("fb.feature", fb.features, f)
@@ -59,10 +70,9 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["fb.shift"] = float(fb.shift)
     f["fb.d_model"] = fb.d_model
     f["fb.sqrt_d_model"] = derived.sqrt_d_model
-    order = np.argsort(-derived.fill_weights, kind="stable")
-    for rank, i in enumerate(order):
-        f[f"fb.rank.{rank}"] = {lang: t[int(i)] for lang, t in fb.tokens.items()}
-        f[f"fb.rank_weight.{rank}"] = float(derived.fill_weights[int(i)])
+    for rank, i in enumerate(derived.fill_order):
+        f[f"fb.rank.{rank}"] = {lang: t[i] for lang, t in fb.tokens.items()}
+        f[f"fb.rank_weight.{rank}"] = float(derived.fill_weights[i])
     for i in range(len(fb.K)):
         f[f"fb.k.{i}"] = _vec(fb.K[i])
         f[f"fb.v.{i}"] = _vec(fb.V[i])
@@ -70,16 +80,24 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         f[f"fb.shifted_score.{i}"] = float(derived.fill_scores[i] + fb.shift)
         f[f"fb.shifted.{i}"] = float(derived.fill_shifted[i])
         f[f"fb.weight.{i}"] = float(derived.fill_weights[i])
-        f[f"fb.exp.{i}"] = math.exp(float(derived.fill_scores[i]))
+        f[f"fb.exp.{i}"] = float(derived.fill_exp[i])
+        f[f"fb.shifted_alt.{i}"] = float(derived.fill_shifted_alt[i])
+        f[f"fb.weight_scaled.{i}"] = float(derived.fill_weights_scaled[i])
+    f["fb.exp_total"] = derived.fill_exp_total
     f["fb.output"] = _vec(derived.fill_output)
     f["fb.min_score"] = float(np.min(derived.fill_scores))
     f["fb.max_score"] = float(np.max(derived.fill_scores))
-    f["fb.shift_alt"] = float(fb.shift) + 1  # the naive attempt with a different constant
+    f["fb.shift_alt"] = derived.shift_alt
 
     f["pj.x"] = _vec(pj.x)
     f["pj.q"] = _vec(derived.proj_q)
     f["pj.k"] = _vec(derived.proj_k)
     f["pj.v"] = _vec(derived.proj_v)
+    f["pj.distinct"] = claim(
+        derived.proj_distinct,
+        {"zh": "三个各不相同的向量", "en": "three different vectors"},
+        {"zh": "三个向量，只是这组数字里有两个碰巧相同",
+         "en": "three vectors, two of which happen to coincide for these numbers"})
 
     for i, row in enumerate(derived.scaling_rows):
         f[f"sc.d.{i}"] = row.d

@@ -40,6 +40,26 @@ class Derived:
     """fill_scores amplified by each factor, with and without rescaling."""
     sqrt_d_model: float
     """√d_model, the divisor for a typical real vector length."""
+    fill_order: tuple[int, ...]
+    """Indices of the fill_blank tokens by falling softmax weight (ties keep token order)."""
+    fill_exp: np.ndarray
+    """e to each unscaled fill_blank score (softmax before normalising)."""
+    fill_exp_total: float
+    """The sum of ``fill_exp``."""
+    shift_alt: float
+    """The naive attempt's other constant (shift + 1), to show that the shares depend on it."""
+    fill_shifted_alt: np.ndarray
+    """(fill_scores + shift_alt) / their sum."""
+    fill_weights_scaled: np.ndarray
+    """softmax(fill_scores / √d) with d the fill_blank key length, for comparison."""
+    worked_exp: np.ndarray
+    """e to each scaled score of the worked example's query."""
+    worked_exp_total: float
+    """The sum of ``worked_exp``."""
+    worked_top: int
+    """The worked example's token with the largest weight (first of ties)."""
+    proj_distinct: bool
+    """Whether q, k and v of the projection example all differ."""
 
 
 def derive(numbers: Numbers) -> Derived:
@@ -48,8 +68,14 @@ def derive(numbers: Numbers) -> Derived:
     pr, sc = numbers.projections, numbers.scaling
     fill_scores = fb.K @ fb.query
     fill_weights = softmax(fill_scores)
+    worked = attention(we.Q[we.query], we.K, we.V, scale=True)
+    # exp of the max-shifted scores times exp(max) equals exp(scores) without overflow risk
+    # for the values shown; the video shows these terms, so they must be representable.
+    fill_exp = np.exp(fill_scores)
+    worked_exp = np.exp(worked.scaled)
+    shift_alt = float(fb.shift) + 1
     return Derived(
-        worked=attention(we.Q[we.query], we.K, we.V, scale=True),
+        worked=worked,
         worked_all=attention(we.Q, we.K, we.V, scale=True),
         fill_scores=fill_scores,
         fill_weights=fill_weights,
@@ -61,4 +87,18 @@ def derive(numbers: Numbers) -> Derived:
         scaling_rows=scaling_experiment(sc.dims, sc.keys, sc.samples, sc.seed),
         amplified_rows=amplified(fill_scores, sc.amplify, d=fb.K.shape[1]),
         sqrt_d_model=math.sqrt(fb.d_model),
+        fill_order=tuple(int(i) for i in np.argsort(-fill_weights, kind="stable")),
+        fill_exp=fill_exp,
+        fill_exp_total=float(fill_exp.sum()),
+        shift_alt=shift_alt,
+        fill_shifted_alt=shift_normalize(fill_scores, shift_alt),
+        fill_weights_scaled=softmax(fill_scores / math.sqrt(fb.K.shape[1])),
+        worked_exp=worked_exp,
+        worked_exp_total=float(worked_exp.sum()),
+        worked_top=int(np.argmax(worked.weights)),
+        proj_distinct=_all_differ(pr.x @ pr.W_Q, pr.x @ pr.W_K, pr.x @ pr.W_V),
     )
+
+
+def _all_differ(*vectors: np.ndarray) -> bool:
+    return all(not np.allclose(a, b) for i, a in enumerate(vectors) for b in vectors[i + 1:])

@@ -43,8 +43,16 @@ def test_fill_blank_and_projections_by_hand() -> None:
     # x = [1, 0, 1] picks rows 1 and 3 of each W and adds them.
     assert d.proj_q == pytest.approx([2.0, 1.0])
     assert d.proj_k == pytest.approx([1.0, 1.0])
-    assert d.proj_v == pytest.approx([2.0, 1.0])
+    assert d.proj_v == pytest.approx([1.0, 2.0])
     assert d.sqrt_d_model == 8.0
+    # The shipped example gives a word three different vectors.
+    assert len({tuple(d.proj_q), tuple(d.proj_k), tuple(d.proj_v)}) == 3
+    # e^score and its total, as the softmax scene shows them.
+    assert d.fill_exp == pytest.approx([math.exp(s) for s in scores])
+    assert d.fill_exp_total == pytest.approx(total)
+    assert d.fill_order == (0, 1, 2, 3)
+    assert d.fill_shifted_alt == pytest.approx([6 / 16, 5 / 16, 4 / 16, 1 / 16])
+    assert d.worked_exp_total == pytest.approx(float(np.exp(d.worked.scaled).sum()))
 
 
 def test_softmax_large_inputs_are_finite() -> None:
