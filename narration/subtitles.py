@@ -12,9 +12,11 @@ gap rules. ``srt`` is used only for the file format.
 Rules, in short:
 
 * Lines hold at most ``ZH_MAX_CHARS`` (16) characters for Chinese and ``EN_MAX_CHARS``
-  (42) for English, measured as ``len`` of the displayed, stripped line (so CJK characters,
-  Latin letters, digits, spaces and punctuation all count as one). A cue has at most two
-  lines.
+  (42) for English, measured on the displayed, stripped line (:func:`line_width`: in Chinese
+  half-width characters count half). A cue has at most two lines.
+* A break never falls inside brackets or quotes (a vector, a quoted phrase) unless the group
+  is longer than a line, nor inside a Chinese word (jieba, ``narration.segment``); a break
+  that cuts one or two words off from the rest of their clause is avoided.
 * Breaks are preferred after punctuation (sentence ends, then ``;:`` and dashes, then
   commas, then ``、``), for English before a conjunction/preposition, then at any other
   space; in Chinese at any character boundary, preferring word-timing boundaries. Ragged
@@ -52,6 +54,7 @@ from pathlib import Path
 import srt
 
 from narration.atomic import atomic_write_text
+from narration.segment import group_depth, word_boundaries
 from narration.types import WordTiming
 
 ZH_MAX_CHARS = 16
@@ -63,6 +66,8 @@ FRAME = 1 / 25
 DEFAULT_GAP = 2 * FRAME  # 0.08 s = 1/12.5 s
 
 _MS_MIN_VISIBLE = round(2 * FRAME * 1000)
+COMFORT_CPS = {True: 7.0, False: 15.0}
+"""Reading speed (zh: True) a cue is held on screen for, when the next cue leaves room."""
 
 # Characters whose break-after behaviour is special.
 _SENTENCE_END = frozenset("。！？!?.．｡‼⁇⁈⁉")
@@ -73,10 +78,10 @@ _BREAK_DASHES = ("—", "―", "--")
 _ZH_DROP = "，、。；：,;:．｡､"
 # Joins two word characters into one token (0.71, Q·K, don't, self-attention, 10:30).
 _CONNECTORS = frozenset(".,·・'’-‐‑/:×^_+&")
-_EN_CONJ = frozenset(
-    {"and", "but", "or", "so", "because", "with", "of", "to", "in", "on", "for", "that",
-     "which"}
-)
+_EN_CONJ = frozenset({"and", "but", "or", "so", "because", "that", "which", "while"})
+_EN_PREP = frozenset({"with", "of", "to", "in", "on", "for", "from", "by", "into", "against"})
+# After a preposition, these mean it ends a phrase ("what you look for is ...").
+_EN_STRANDING = frozenset({"is", "are", "was", "were", "isn't", "aren't"})
 _EN_ARTICLES = frozenset({"a", "an", "the"})
 _EN_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "vs.", "mr.", "mrs.", "ms.", "dr.", "prof.",
                                "fig.", "eq.", "no.", "cf.", "approx."})
@@ -94,12 +99,17 @@ _COST_COMMA_EN = 10.0
 _COST_ENUM = 20.0
 _COST_CLOSER = 30.0
 _COST_CONJ = 30.0
+_COST_PREP = 45.0
+_COST_STRANDED = 80.0
 _COST_SPACE_ZH = 40.0
 _COST_BEFORE_OPENER = 40.0
 _COST_CJK = 50.0
 _COST_SPACE_EN = 60.0
 _COST_AFTER_ARTICLE = 90.0
 _COST_INSIDE_WORD = 100.0
+_COST_INSIDE_GROUP = 400.0  # inside brackets or quotes: a vector, a quoted phrase
+_COST_INSIDE_ZH_WORD = 250.0  # between two characters of one Chinese word (jieba)
+_COST_FRAGMENT = 70.0  # a break leaving one or two words cut off from their clause
 _COST_RAGGED = 40.0  # times ((limit - width) / limit) ** 2
 _COST_ORPHAN = 300.0  # a one-character Chinese line
 _COST_SENTENCE_INSIDE_LINE = 50.0
@@ -136,6 +146,7 @@ class _RawCue:
     lo: int
     hi: int
     lines: tuple[str, ...]
+    read_ms: int = 0  # how long the lines take to read at a comfortable speed
 
 
 # --------------------------------------------------------------------------- characters
@@ -165,6 +176,26 @@ def _is_zh(lang: str) -> bool:
     if low.startswith("en"):
         return False
     raise ValueError(f"unsupported subtitle language: {lang!r} (expected zh* or en*)")
+
+
+def _is_wide(c: str) -> bool:
+    return _is_cjk(c) or "\u3000" <= c <= "\u303f" or "\uff00" <= c <= "\uffef"
+
+
+def reading_chars(lines: Sequence[str], zh: bool) -> float:
+    """Characters a viewer reads: all of them in English (lines joined by a space);
+    in Chinese, half-width characters count half (Netflix's rule)."""
+    if zh:
+        return sum(1.0 if _is_wide(c) else 0.5 for c in "".join(lines) if not c.isspace())
+    return float(len(" ".join(lines)))
+
+
+def line_width(line: str, zh: bool) -> float:
+    """A line's width against the line limit: in Chinese, half-width characters (Latin,
+    digits, ASCII punctuation, spaces) count half, as in Netflix's rules."""
+    if zh:
+        return sum(1.0 if _is_wide(c) else 0.5 for c in line)
+    return float(len(line))
 
 
 def _display(segment: str, zh: bool) -> str:
@@ -246,7 +277,7 @@ def _spans(text: str, zh: bool, limit: int) -> list[tuple[int, int]]:
 
     out: list[tuple[int, int]] = []
     for s, e in merged:  # cut only tokens longer than a whole line
-        if len(_display(text[s:e], zh)) <= limit:
+        if line_width(_display(text[s:e], zh), zh) <= limit:
             out.append((s, e))
         else:
             out.extend((k, min(k + limit, e)) for k in range(s, e, limit))
@@ -289,8 +320,13 @@ def _break_cost(text: str, a: tuple[int, int], b: tuple[int, int], zh: bool,
     else:
         word = "".join(c for c in core.lower() if c.isalnum() or c in "'’")
         nword = "".join(c for c in nxt.lower() if c.isalnum() or c in "'’")
+        after = text[b[1]:].split()
         if nword in _EN_CONJ:
             cost = _COST_CONJ
+        elif nword in _EN_PREP:
+            stranded = after and (after[0].lower() in _EN_STRANDING
+                                  or not after[0][:1].isalnum())
+            cost = _COST_STRANDED if stranded or nxt[-1:] in ",.;:!?" else _COST_PREP
         elif word in _EN_ARTICLES:
             cost = _COST_AFTER_ARTICLE
         else:
@@ -384,9 +420,26 @@ def _span_time(text: str, t0: list[float], t1: list[float], s: int,
 # --------------------------------------------------------------------------- layout
 
 
+_CLAUSE_PUNCT = frozenset("，,。.；;：:！!？?、—")
+
+
+def _fragment_len(text: str, spans: list[tuple[int, int]], k: int, zh: bool) -> int:
+    """Words (zh: characters) from the break after span ``k`` up to the next clause
+    punctuation, counted up to four."""
+    n = 0
+    for j in range(k + 1, len(spans)):
+        seg = text[spans[j][0]:spans[j][1]]
+        n += sum(1 for c in seg if c.isalnum()) if zh else 1
+        if seg.rstrip()[-1:] in _CLAUSE_PUNCT or n > 3:
+            break
+    return n
+
+
 def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
     limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
     spans = _spans(text, zh, limit)
+    depth = group_depth(text)
+    bounds = word_boundaries(text) if zh else frozenset()
     atoms: list[_Atom] = []
     for k, (s, e) in enumerate(spans):
         if k + 1 == len(spans):
@@ -396,7 +449,18 @@ def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
         left = [i for i in range(s, e) if text[i].isalnum()]
         right = [i for i in range(nxt[0], nxt[1]) if text[i].isalnum()]
         inside = bool(left and right) and word_of[left[-1]] == word_of[right[0]] != -1
+        if zh and e == nxt[0] and _is_cjk(text[e - 1]) and _is_cjk(text[e]) \
+                and e not in bounds:
+            inside = True
         cost, sentence = _break_cost(text, (s, e), nxt, zh, inside)
+        if inside and zh:
+            cost = max(cost, _COST_INSIDE_ZH_WORD)
+        if depth[nxt[0]] and depth[e]:
+            cost += _COST_INSIDE_GROUP
+        if not sentence and cost < _COST_INSIDE_WORD:
+            ahead = _fragment_len(text, spans, k, zh)
+            if ahead <= 2:
+                cost += _COST_FRAGMENT
         atoms.append(_Atom(s, e, cost, sentence))
     return atoms
 
@@ -419,7 +483,7 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool,
             if j > i + 1 and atoms[j - 2].sentence:
                 inner += _COST_SENTENCE_INSIDE_LINE
             end_time = max(end_time, times[j - 1][1])
-            width = len(_display(text[atoms[i].start:atom.end], zh))
+            width = line_width(_display(text[atoms[i].start:atom.end], zh), zh)
             too_long = end_time - times[i][0] > MAX_DURATION
             if j > i + 1 and (width > limit or too_long):
                 break
@@ -500,7 +564,8 @@ def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
         start, end = _span_time(text, t0, t1, atoms[group[0][0]].start,
                                 atoms[group[-1][1] - 1].end)
         out.append(_RawCue(round((offset + start) * 1000), round((offset + end) * 1000),
-                           lo, hi, lines))
+                           lo, hi, lines, round(reading_chars(lines, zh) / COMFORT_CPS[zh]
+                                                * 1000)))
     return out
 
 
@@ -551,7 +616,7 @@ def _schedule(raw: Sequence[_RawCue], gap: float) -> list[Cue]:
         limit = min(r.hi, s + max_ms)
         if i + 1 < len(raw):
             limit = min(limit, starts[i + 1] - gap_ms)
-        end = max(min(max(r.end, s + min_ms), limit), s + visible)
+        end = max(min(max(r.end, s + min_ms, s + r.read_ms), limit), s + visible)
         cues.append(Cue(s / 1000, end / 1000, r.lines))
     return cues
 

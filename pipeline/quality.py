@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
-from narration.subtitles import MAX_DURATION, MIN_DURATION, Cue
+from narration.segment import group_depth, word_boundaries
+from narration.subtitles import MAX_DURATION, MIN_DURATION, Cue, reading_chars
 from narration.timeline import still_while_speaking
 
 HOLD_LIMIT = 8.0
@@ -24,43 +24,10 @@ STILL_REPORTED = 3.0
 CPS_LIMIT = {"zh": 9.0, "en": 20.0}
 CPS_MEDIAN_LIMIT = {"zh": 9.0, "en": 17.0}
 
-_OPEN = "([{（【「『“‘《〈"
-_CLOSE = ")]}）】」』”’》〉"
 
 
 def _is_cjk(c: str) -> bool:
     return "\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff"
-
-
-def _is_wide(c: str) -> bool:
-    return _is_cjk(c) or "\u3000" <= c <= "\u303f" or "\uff00" <= c <= "\uffef"
-
-
-def reading_chars(lines: Sequence[str], lang: str) -> float:
-    """Characters to read: all of them in English; Chinese counts half-width ones half."""
-    text = "".join(lines)
-    if lang == "zh":
-        return sum(1.0 if _is_wide(c) else 0.5 for c in text if not c.isspace())
-    return float(len(" ".join(lines)))
-
-
-@cache
-def _jieba():
-    import jieba
-
-    jieba.setLogLevel(60)  # no "Building prefix dict" chatter
-    jieba.initialize()
-    return jieba
-
-
-def word_boundaries(text: str) -> frozenset[int]:
-    """Offsets in ``text`` between two Chinese words (jieba), plus every non-CJK offset."""
-    out = {0, len(text)}
-    pos = 0
-    for token in _jieba().cut(text, HMM=False):
-        pos += len(token)
-        out.add(pos)
-    return frozenset(out)
 
 
 def _break_positions(text: str, lines: Sequence[str]) -> list[int]:
@@ -95,20 +62,13 @@ def _find_line(text: str, line: str, pos: int) -> tuple[int, int] | None:
 
 def break_problem(text: str, p: int, zh_words: frozenset[int] | None) -> str | None:
     """Why a break before ``text[p]`` is bad, or None."""
-    depth, quote = 0, False
-    for c in text[:p]:
-        if c in _OPEN:
-            depth += 1
-        elif c in _CLOSE:
-            depth = max(0, depth - 1)
-        elif c == '"':
-            quote = not quote
+    depth = group_depth(text)[p]
     q = p
     while q > 0 and text[q - 1].isspace():
         q -= 1
     before, after = text[q - 1:q], text[p:p + 1]
     where = f"…{text[max(0, q - 8):q]}|{text[p:p + 8]}…"
-    if depth or quote:
+    if depth:
         return f"inside brackets or quotes: {where}"
     if (before.isdigit() and (after.isdigit() or after in ".,%")) or (
             before in ".," and after.isdigit() and q == p):
@@ -131,7 +91,7 @@ def cue_report(cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, fl
     durations = []
     for c in cues:
         d = c.end - c.start
-        rate = reading_chars(c.lines, lang) / d if d > 0 else float("inf")
+        rate = reading_chars(c.lines, lang == "zh") / d if d > 0 else float("inf")
         cps.append(rate)
         if rate > CPS_LIMIT[lang] + 1e-9:
             over.append(f"{c.start:.2f} s: {rate:.1f} cps: {' / '.join(c.lines)}")

@@ -12,6 +12,7 @@ from narration.subtitles import (
     ZH_MAX_CHARS,
     Cue,
     cues_for_beat,
+    line_width,
 )
 from narration.types import WordTiming
 
@@ -102,7 +103,7 @@ def check_layout(text: str, cues: Sequence[Cue], zh: bool) -> list[tuple[int, in
         assert 1 <= len(cue.lines) <= 2, cue
         for line in cue.lines:
             assert line and line == line.strip(), cue
-            assert len(line) <= limit, cue
+            assert line_width(line, zh) <= limit, cue
             if zh:
                 assert line[-1] not in ZH_DROP, cue
     return align(text, cues, zh)

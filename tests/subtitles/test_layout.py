@@ -60,14 +60,15 @@ def test_en_prefers_punctuation_then_conjunction() -> None:
 
 
 def test_en_em_dash_is_a_break_point() -> None:
-    text = "The key is not the value—it only decides how much of the value gets through."
+    text = ("The key is not the value—it only decides how much of the value gets through "
+            "to the word that asked.")
     cues = en_cues(text)
     check_layout(text, cues, zh=False)
     assert lines_of(cues)[0] == "The key is not the value—"
 
 
 def test_zh_keeps_question_mark_and_closing_quote() -> None:
-    text = "为什么要除以根号d？因为点积会随维度变大。他说：“这一步叫做缩放。”然后继续。"
+    text = "为什么要除以根号d？因为点积会随维度变大。他说：“这一步叫做缩放，然后继续。”"
     cues = zh_cues(text)
     check_layout(text, cues, zh=True)
     lines = lines_of(cues)

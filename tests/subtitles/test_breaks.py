@@ -1,0 +1,85 @@
+"""Breaks never fall inside a vector, a quoted phrase, a number or a (Chinese) word."""
+
+from __future__ import annotations
+
+import pytest
+
+from narration.segment import word_boundaries
+from pipeline.quality import break_problem
+
+from .support import check_layout, en_cues, zh_cues
+
+ZH_FILLER = "注意力权重的计算过程非常重要而且有趣味"
+EN_FILLER = "and then every earlier word in the sentence is checked against it"
+
+
+def lines_of(cues) -> list[str]:
+    return [line for cue in cues for line in cue.lines]
+
+
+def breaks(text: str, cues) -> list[int]:
+    """Offsets in ``text`` where a new line (of the same or the next cue) starts."""
+    out, pos = [], 0
+    for k, line in enumerate(lines_of(cues)):
+        start = text.index(line.split(" ")[0], pos)
+        if k:
+            out.append(start)
+        pos = start + len(line.split(" ")[0])
+    return out
+
+
+@pytest.mark.parametrize("group", ["[1, 1, 0]", "[−2, −1, 0]", "「我要填一种语言」", "“从小生活的地方”",
+                                   "[0.66, 0.24, 0.09]"])
+@pytest.mark.parametrize("shift", range(6, 19, 2))
+def test_zh_groups_stay_on_one_line(group: str, shift: int) -> None:
+    text = ZH_FILLER[:shift] + "是" + group + "，" + ZH_FILLER + "。"
+    cues = zh_cues(text)
+    check_layout(text, cues, zh=True)
+    assert any(group in line for line in lines_of(cues)), lines_of(cues)
+
+
+@pytest.mark.parametrize("group", ["[1, 1, 0]", "[0.66, 0.24, 0.09]", "“childhood home”",
+                                   "(about a language)"])
+@pytest.mark.parametrize("shift", range(18, 42, 3))
+def test_en_groups_stay_on_one_line(group: str, shift: int) -> None:
+    prefix = ("The query for the blank is written " * 2)[:shift].rsplit(" ", 1)[0]
+    text = f"{prefix} {group} {EN_FILLER}, and then some more words follow it."
+    cues = en_cues(text)
+    check_layout(text, cues, zh=False)
+    assert any(group in line for line in lines_of(cues)), lines_of(cues)
+
+
+@pytest.mark.parametrize("shift", range(0, 16))
+def test_zh_words_are_not_split(shift: int) -> None:
+    text = "的" * 0 + ZH_FILLER[:shift] + "键在这个特征上是负数，所以分数也是负的，和查询的方向正好相反。"
+    cues = zh_cues(text)
+    check_layout(text, cues, zh=True)
+    bounds = word_boundaries(text)
+    for p in breaks(text, cues):
+        assert p in bounds, (text[:p], text[p:])
+    assert not any(line.endswith("特") for line in lines_of(cues))
+
+
+def test_en_tight_phrases_are_kept() -> None:
+    text = ("Here the Q and K vectors are compared, and what you're looking for is the "
+            "thing the model needs, which is the square root of d.")
+    lines = lines_of(en_cues(text))
+    assert not any(line.endswith(" looking") for line in lines), lines
+    assert not any(line.split()[0] in ("for", "of") and len(line.split()) <= 2
+                   for line in lines), lines
+
+
+@pytest.mark.parametrize(("text", "p", "problem"), [
+    ("空格的 q 是[1, 1, 0]，它关心语言", 10, "brackets"),
+    ("空格的特征上是负数", 4, "word"),
+    ("空格的特征上是负数", 5, None),
+    ("the key [1, 1, 0] of France", 12, "brackets"),
+    ("shares of 0.66 and 0.24", 12, "number"),
+    ("a childhood home", 6, "word"),
+    ("a childhood home", 12, None),
+])
+def test_break_problem(text: str, p: int, problem: str | None) -> None:
+    got = break_problem(text, p, word_boundaries(text))
+    assert (got is None) == (problem is None), got
+    if problem:
+        assert problem in got
