@@ -18,7 +18,7 @@ from narration.timeline import SceneTimes, beat_slot
 from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
 from narration.types import Clip, WordTiming
-from pipeline import atomic, media, soundtrack
+from pipeline import atomic, media, quality, soundtrack
 from pipeline.scene_render import QUALITIES, RenderedScene, render_scene
 from scenes.context import ScenePlan
 
@@ -148,11 +148,9 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
     audio = lang_work / "narration.wav"
     soundtrack.build([(p.start, p.clip.path) for p in placed], total, audio)
 
-    cues = build_track(
-        [(p.text.display, display_words(p.text, p.clip.words), p.start, p.clip.duration)
-         for p in placed],
-        lang,
-    )
+    beats = [(p.text.display, display_words(p.text, p.clip.words), p.start, p.clip.duration)
+             for p in placed]
+    cues = build_track(beats, lang)
     srt_path = staged / "video.srt"
     write_srt(cues, srt_path)
 
@@ -180,5 +178,14 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
         ],
     }
     atomic.write_json(staged / "manifest.json", manifest)
+    t_report = time.monotonic()
+    report = quality.build_report(
+        lang, video_only, [(p.start, p.start + p.clip.duration) for p in placed], cues, beats,
+        [(r.scene_id, c[0], c[1], r.warnings, r.layout) for r, c in
+         zip(reports, chapters, strict=True)])
+    report["seconds_to_measure"] = round(time.monotonic() - t_report, 2)
+    atomic.write_json(staged / "report.json", report)
+    for line in quality.summary(report):
+        _say(f"[{lang}] {line}")
     atomic.replace_dir(staged, args.out / lang)
     _say(f"[{lang}] wrote {args.out / lang / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")

@@ -168,3 +168,41 @@ def frozen_report(video: Path, speech: Sequence[tuple[float, float]]) -> dict:
         "stretches": [{"start": round(a, 2), "end": round(b, 2), "seconds": round(b - a, 2)}
                       for a, b in stills],
     }
+
+
+def build_report(lang: str, picture: Path, speech: Sequence[tuple[float, float]],
+                 cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, float]],
+                 scenes: Sequence[tuple[str, float, float, Sequence[str], Sequence[str]]]
+                 ) -> dict:
+    """The whole report: frozen stretches, cues, and per scene its length and warnings."""
+    frozen = frozen_report(picture, speech)
+    for st in frozen["stretches"]:
+        st["scene"] = next((sid for sid, a, b, _w, _l in scenes if a <= st["start"] < b), "?")
+    return {
+        "lang": lang,
+        "frozen_while_speaking": frozen,
+        "cues": cue_report(cues, beats, lang),
+        "scenes": [{"id": sid, "start": round(a, 3), "duration": round(b - a, 3),
+                    "warnings": list(w), "layout": list(lay)}
+                   for sid, a, b, w, lay in scenes],
+        "duration": round(max((b for _s, _a, b, _w, _l in scenes), default=0.0), 3),
+    }
+
+
+def summary(report: dict) -> list[str]:
+    """A few lines for the end of a run; ``report.json`` has the details."""
+    fr, cu = report["frozen_while_speaking"], report["cues"]
+    lines = [
+        f"report: {report['duration'] / 60:.1f} min; picture still while speaking: "
+        f"{fr['over_limit']} stretch(es) over {fr['limit_s']:.0f} s, longest "
+        f"{fr['longest_s']:.1f} s, {fr['total_over_3s']:.0f} s in stretches over 3 s",
+        f"report: {cu['count']} cues, reading speed min/median/max "
+        f"{cu['cps']['min']}/{cu['cps']['median']}/{cu['cps']['max']} chars/s "
+        f"(limits {cu['cps_median_limit']:.0f} median, {cu['cps_limit']:.0f} max); "
+        f"{len(cu['over_cps'])} too fast, {len(cu['durations_out_of_range'])} too short/long, "
+        f"{len(cu['bad_breaks'])} bad breaks",
+    ]
+    warnings = sum(len(s["warnings"]) + len(s["layout"]) for s in report["scenes"])
+    if warnings:
+        lines.append(f"report: {warnings} scene warning(s), see report.json")
+    return lines

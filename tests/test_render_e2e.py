@@ -14,7 +14,7 @@ import av
 import numpy as np
 import pytest
 
-from narration.subtitles import read_srt
+from narration.subtitles import line_width, read_srt
 from pipeline.media import probe
 from qkv_math.numbers import DEFAULT_NUMBERS
 
@@ -75,7 +75,30 @@ def test_every_cue_lies_inside_the_speech_of_a_beat(rendered, lang):
         assert any(b["start"] - 0.002 <= cue.start and cue.end <= b["speech_end"] + 0.002
                    for b in beats), cue
     limit = 16 if lang == "zh" else 42
-    assert all(len(line) <= limit for cue in cues for line in cue.lines)
+    assert all(line_width(line, lang == "zh") <= limit for cue in cues for line in cue.lines)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_quality_report_matches_the_video(rendered, lang):
+    out, first, _ = rendered
+    report = json.loads((out / lang / "report.json").read_text("utf-8"))
+    manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+    assert [s["id"] for s in report["scenes"]] == [s["id"] for s in manifest["scenes"]]
+    assert sum(s["duration"] for s in report["scenes"]) == pytest.approx(
+        manifest["duration"], abs=0.1)
+    assert report["cues"]["count"] == len(read_srt(out / lang / "video.srt"))
+    assert report["cues"]["bad_breaks"] == []
+    # Every reported frozen stretch really is one: frames across it are identical.
+    with av.open(str(out / lang / "video.mp4")) as c:
+        frames = [(f.time, f.to_ndarray(format="gray").astype(int))
+                  for f in c.decode(c.streams.video[0])]
+    for st in report["frozen_while_speaking"]["stretches"]:
+        inside = [img for t, img in frames if st["start"] + 0.1 < t < st["end"] - 0.1]
+        assert len(inside) >= 2
+        assert max(int(abs(img - inside[0]).max()) for img in inside) <= 40
+        assert any(b["start"] <= st["start"] + 0.1 and st["start"] < b["speech_end"]
+                   for sc in manifest["scenes"] for b in sc["beats"])
+    assert f"[{lang}] report:" in first.stderr
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

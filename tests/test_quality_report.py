@@ -1,0 +1,59 @@
+"""The quality report's measurements: still frames from a real video, cue figures."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from narration.subtitles import Cue
+from pipeline.media import FFMPEG
+from pipeline.quality import cue_report, frozen_report, still_frames, summary
+
+
+@pytest.fixture(scope="module")
+def moving_then_still(tmp_path_factory) -> Path:
+    """2 s of a moving test pattern, then its last frame held for 5 s (15 fps)."""
+    out = tmp_path_factory.mktemp("q") / "v.mp4"
+    subprocess.run([FFMPEG, "-v", "error", "-f", "lavfi", "-i",
+                    "testsrc2=s=320x180:r=15:d=2", "-vf",
+                    "tpad=stop_mode=clone:stop_duration=5", "-pix_fmt", "yuv420p",
+                    "-c:v", "libx264", str(out)], check=True)
+    return out
+
+
+def test_still_frames_are_found(moving_then_still: Path) -> None:
+    spans, fps = still_frames(moving_then_still)
+    assert fps == 15
+    assert len(spans) == 1
+    start, end = spans[0]
+    assert start == pytest.approx(2.0, abs=0.15)
+    assert end == pytest.approx(7.0, abs=0.1)
+
+
+def test_frozen_only_counts_while_speaking(moving_then_still: Path) -> None:
+    talking = frozen_report(moving_then_still, [(0.0, 7.0)])
+    assert talking["longest_s"] == pytest.approx(5.0, abs=0.2)
+    assert talking["over_limit"] == 0
+    quiet = frozen_report(moving_then_still, [(0.0, 2.5)])
+    assert quiet["stretches"] == []  # only 0.5 s of the still part has speech
+
+
+def test_cue_report_reading_speed_and_breaks() -> None:
+    text = "The blank's query is [1, 1, 0], about a language and a childhood home."
+    cues = [Cue(0.0, 2.0, ("The blank's query is [1,",)),
+            Cue(2.1, 4.0, ("1, 0], about a language and a childhood", "home."))]
+    rep = cue_report(cues, [(text, (), 0.0, 4.0)], "en")
+    assert rep["count"] == 2
+    assert rep["cps"]["max"] == pytest.approx(len("1, 0], about a language and a childhood "
+                                                  "home.") / 1.9, abs=0.1)
+    assert any("brackets" in b for b in rep["bad_breaks"])
+    report = {"duration": 4.0, "frozen_while_speaking": {"over_limit": 0, "limit_s": 8.0,
+              "longest_s": 0.0, "total_over_3s": 0.0}, "cues": rep, "scenes": []}
+    assert "2 cues" in summary(report)[1]
+
+
+def test_chinese_reading_speed_counts_half_width_half() -> None:
+    rep = cue_report([Cue(0.0, 2.0, ("分数是abcd",))], [("分数是abcd", (), 0.0, 2.0)], "zh")
+    assert rep["cps"]["max"] == pytest.approx((3 + 2) / 2.0)
