@@ -25,6 +25,14 @@ def _lang_list(prefix: str, table: dict[str, tuple[str, ...]], out: dict[str, Fa
         out[f"{prefix}.{i}"] = {lang: words[i] for lang, words in table.items()}
 
 
+def _joined(indices: tuple[int, ...], tokens: dict[str, tuple[str, ...]], lang: str) -> str:
+    """Token names, quoted and joined for ``lang`` ("「a」和「b」", "“a” and “b”")."""
+    if lang == "zh":
+        return "和".join(f"「{tokens['zh'][i]}」" for i in indices)
+    names = [f"“{tokens['en'][i]}”" for i in indices]
+    return " and ".join([", ".join(names[:-1]), *names[-1:]] if names[:-1] else names)
+
+
 def claim(holds: bool, yes: dict[str, str], no: dict[str, str]) -> dict[str, str]:
     """Per-language wording of a statement about the example: ``yes`` when it holds.
 
@@ -32,6 +40,32 @@ def claim(holds: bool, yes: dict[str, str], no: dict[str, str]) -> dict[str, str
     statement false changes the sentence instead of leaving a false one in the voice.
     """
     return dict(yes if holds else no)
+
+
+_COUNT_WORDS = {
+    "zh": ("零", "一", "两", "三", "四", "五", "六", "七", "八", "九", "十"),
+    "en": ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+}
+
+
+def _quoted(names: list[str], lang: str, none: str) -> str:
+    """Names quoted and joined like a spoken list ("“a” and “b”", "「a」和「b」")."""
+    if not names:
+        return none
+    q = [f"「{n}」" if lang == "zh" else f"“{n}”" for n in names]
+    sep, last = ("、", "和") if lang == "zh" else (", ", " and ")
+    return q[0] if len(q) == 1 else sep.join(q[:-1]) + last + q[-1]
+
+
+def _match_count(n: int, lang: str) -> str:
+    """How many features a key matches the query on, as words ("matches on two features")."""
+    words = _COUNT_WORDS[lang]
+    w = words[n] if n < len(words) else str(n)
+    if lang == "zh":
+        return f"对上{w}个特征" if n else "一个特征也没对上"
+    if n == 0:
+        return "matches on none"
+    return f"matches on {w} feature{'s' if n > 1 else ''}"
 
 
 def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
@@ -73,6 +107,7 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     for rank, i in enumerate(derived.fill_order):
         f[f"fb.rank.{rank}"] = {lang: t[i] for lang, t in fb.tokens.items()}
         f[f"fb.rank_weight.{rank}"] = float(derived.fill_weights[i])
+        f[f"fb.rank_shifted.{rank}"] = float(derived.fill_shifted[i])
     for i in range(len(fb.K)):
         f[f"fb.k.{i}"] = _vec(fb.K[i])
         f[f"fb.v.{i}"] = _vec(fb.V[i])
@@ -88,9 +123,53 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["fb.min_score"] = float(np.min(derived.fill_scores))
     f["fb.max_score"] = float(np.max(derived.fill_scores))
     f["fb.shift_alt"] = derived.shift_alt
+    for j, x in enumerate(fb.query):
+        f[f"fb.query.{j}"] = float(x)
+    for i, row in enumerate(fb.K):
+        for j, x in enumerate(row):
+            f[f"fb.k.{i}.{j}"] = float(x)
+    feats, vfeats = fb.features, fb.value_features
+    wants = list(derived.fill_query_has)
+    f["fb.wants"] = claim(
+        bool(wants),
+        {"zh": "要的是" + _quoted([feats["zh"][j] for j in wants], "zh", ""),
+         "en": "it asks for " + _quoted([feats["en"][j] for j in wants], "en", "")},
+        {"zh": "哪个特征都不要", "en": "it asks for none of them"})
+    for i, shared in enumerate(derived.fill_shared):
+        f[f"fb.match.{i}"] = {lang: _match_count(len(shared), lang) for lang in feats}
+        f[f"fb.shared.{i}"] = {lang: _quoted([feats[lang][j] for j in shared], lang,
+                                             "没有一处" if lang == "zh" else "nothing")
+                               for lang in feats}
+    for i, has in enumerate(derived.fill_value_has):
+        f[f"fb.v_has.{i}"] = {lang: _quoted([vfeats[lang][j] for j in has], lang,
+                                            "什么也没有" if lang == "zh" else "nothing")
+                              for lang in vfeats}
+    f["fb.low_token"] = {lang: t[derived.fill_low] for lang, t in fb.tokens.items()}
+    f["fb.low_note"] = claim(
+        float(derived.fill_scores[derived.fill_low]) < 0,
+        {"zh": "不但不相关，还和空格要的相反",
+         "en": "not just unrelated, but pointing the other way"},
+        {"zh": "是这几个里最低的", "en": "the lowest of them all"})
+    kept = derived.shift_alt_unchanged
+    f["fb.alt_changes"] = claim(
+        not kept,
+        {"zh": "每个词的比例全都变了", "en": "every share changes"},
+        {"zh": f"比例跟着变了，只有{_joined(kept, fb.tokens, 'zh')}碰巧没动",
+         "en": f"the shares move; only {_joined(kept, fb.tokens, 'en')} happens to stay put"})
+    f["fb.naive_top_half"] = claim(
+        derived.naive_top_below_half,
+        {"zh": "还不到一半", "en": "less than half"},
+        {"zh": "一半或更多", "en": "half or more"})
+    f["fb.softmax_sharper"] = claim(
+        derived.softmax_sharper,
+        {"zh": "明显比加常数时多", "en": "clearly more than with the added constant"},
+        {"zh": "可这组数字里，并不比加常数时多",
+         "en": "though here no more than with the added constant"})
 
     f["pj.x"] = _vec(pj.x)
     f["pj.q"] = _vec(derived.proj_q)
+    for j, x in enumerate(derived.proj_q):
+        f[f"pj.q.{j}"] = float(x)
     f["pj.k"] = _vec(derived.proj_k)
     f["pj.v"] = _vec(derived.proj_v)
     f["pj.distinct"] = claim(

@@ -58,8 +58,25 @@ class Derived:
     """The sum of ``worked_exp``."""
     worked_top: int
     """The worked example's token with the largest weight (first of ties)."""
+    fill_query_has: tuple[int, ...]
+    """fill_blank features on which the query is positive (what the blank asks for)."""
+    fill_shared: tuple[tuple[int, ...], ...]
+    """Per fill_blank token, the features where query and key have the same sign (non-zero):
+    the products that add to its score."""
+    fill_value_has: tuple[tuple[int, ...], ...]
+    """Per fill_blank token, the value features on which its V is non-zero."""
+    fill_low: int
+    """The fill_blank token with the lowest score (first of ties)."""
     proj_distinct: bool
     """Whether q, k and v of the projection example all differ."""
+    shift_alt_unchanged: tuple[int, ...]
+    """fill_blank tokens whose naive share is the same (to half a percentage point) with
+    ``shift`` and with ``shift_alt``."""
+    naive_top_below_half: bool
+    """Whether the naive attempt gives the top token (``fill_order[0]``) less than half."""
+    softmax_sharper: bool
+    """Whether softmax gives the top token a share at least ten percentage points larger
+    than the naive attempt does."""
 
 
 def derive(numbers: Numbers) -> Derived:
@@ -74,6 +91,8 @@ def derive(numbers: Numbers) -> Derived:
     fill_exp = np.exp(fill_scores)
     worked_exp = np.exp(worked.scaled)
     shift_alt = float(fb.shift) + 1
+    top = int(np.argsort(-fill_weights, kind="stable")[0])
+    naive = shift_normalize(fill_scores, fb.shift)
     return Derived(
         worked=worked,
         worked_all=attention(we.Q, we.K, we.V, scale=True),
@@ -96,7 +115,15 @@ def derive(numbers: Numbers) -> Derived:
         worked_exp=worked_exp,
         worked_exp_total=float(worked_exp.sum()),
         worked_top=int(np.argmax(worked.weights)),
+        fill_query_has=tuple(int(j) for j in np.flatnonzero(fb.query > 0)),
+        fill_shared=tuple(tuple(int(j) for j in np.flatnonzero(fb.query * k > 0)) for k in fb.K),
+        fill_value_has=tuple(tuple(int(j) for j in np.flatnonzero(v != 0)) for v in fb.V),
+        fill_low=int(np.argmin(fill_scores)),
         proj_distinct=_all_differ(pr.x @ pr.W_Q, pr.x @ pr.W_K, pr.x @ pr.W_V),
+        shift_alt_unchanged=tuple(int(i) for i in np.flatnonzero(np.isclose(
+            naive, shift_normalize(fill_scores, shift_alt), rtol=0, atol=5e-3))),
+        naive_top_below_half=bool(naive[top] < 0.5),
+        softmax_sharper=bool(fill_weights[top] >= naive[top] + 0.1),
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 
 from narration.facts import build_facts
@@ -49,10 +50,54 @@ def _proj(n: Numbers) -> list[tuple[float, ...]]:
     return [tuple(pj.x @ w) for w in (pj.W_Q, pj.W_K, pj.W_V)]
 
 
+def _naive(n: Numbers, shift: float) -> np.ndarray:
+    s = n.fill_blank.K @ n.fill_blank.query
+    return (s + shift) / (s + shift).sum()
+
+
+def _fill_top(n: Numbers) -> int:
+    return int(np.argmax(n.fill_blank.K @ n.fill_blank.query))
+
+
+def _softmax_top(n: Numbers) -> float:
+    s = n.fill_blank.K @ n.fill_blank.query
+    return float(np.exp(s).max() / np.exp(s).sum())
+
+
+FILL_K = "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]"
+
 CASES = [
     Case("pj.distinct",
          sub("W_V = [[1, 0], [0, 1], [0, 2]]", "W_V = [[1, 0], [0, 1], [1, 1]]"),
          lambda n: len(set(_proj(n))) == 3),
+    # "every share changes" when the naive constant goes up by one: false by default, since
+    # a token scoring exactly the mean keeps its share; true once no score is the mean.
+    Case("fb.alt_changes",
+         sub(FILL_K, "K = [[1, 1, 0], [1, 0, 0], [1, 0, 1], [-2, -1, 0]]"),
+         lambda n: bool(np.all(np.abs(_naive(n, n.fill_blank.shift)
+                                      - _naive(n, n.fill_blank.shift + 1)) > 5e-3))),
+    Case("fb.naive_top_half",
+         sub(FILL_K, "K = [[3, 3, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]"),
+         lambda n: _naive(n, n.fill_blank.shift)[_fill_top(n)] < 0.5),
+    Case("fb.softmax_sharper",
+         lambda t: sub("shift = 3", "shift = 0")(
+             sub(FILL_K, "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [0, 0, 0]]")(t)),
+         lambda n: _softmax_top(n) >= _naive(n, n.fill_blank.shift)[_fill_top(n)] + 0.1),
+    Case("fb.wants",
+         sub("query = [1, 1, 0]", "query = [0, 0, 0]"),
+         lambda n: bool((n.fill_blank.query > 0).any())),
+    Case("fb.match.1",  # Beijing's key shares one feature with the query
+         sub("[1, 0, 0], [0, 0, 1]", "[1, 1, 0], [0, 0, 1]"),
+         lambda n: int(((n.fill_blank.query * n.fill_blank.K[1]) > 0).sum()) == 1),
+    Case("fb.shared.0",  # France's key matches the query on the first two features
+         sub("K = [[1, 1, 0]", "K = [[1, 0, 1]"),
+         lambda n: list((n.fill_blank.query * n.fill_blank.K[0] > 0).nonzero()[0]) == [0, 1]),
+    Case("fb.v_has.0",  # France's value holds only the first value feature
+         sub("V = [[1, 0, 0]", "V = [[0, 1, 0]"),
+         lambda n: list(n.fill_blank.V[0].nonzero()[0]) == [0]),
+    Case("fb.low_note",  # the lowest score is negative
+         sub("[-2, -1, 0]", "[0, 0, 0]"),
+         lambda n: float((n.fill_blank.K @ n.fill_blank.query).min()) < 0),
 ]
 
 
