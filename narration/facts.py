@@ -163,8 +163,7 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["fb.softmax_sharper"] = claim(
         derived.softmax_sharper,
         {"zh": "明显比加常数时多", "en": "clearly more than with the added constant"},
-        {"zh": "可这组数字里，并不比加常数时多",
-         "en": "though here no more than with the added constant"})
+        {"zh": "并不比加常数时多", "en": "no more than with the added constant"})
 
     f["pj.x"] = _vec(pj.x)
     f["pj.q"] = _vec(derived.proj_q)
