@@ -47,3 +47,31 @@ def group_depth(text: str) -> list[int]:
             quote = not quote
     out[len(text)] = depth + quote
     return out
+
+
+def enclosing_group(text: str, p: int) -> tuple[int, int] | None:
+    """The innermost brackets or quotes open at offset ``p``: (opener, past its closer)."""
+    stack: list[int] = []
+    quote: int | None = None
+    for i, c in enumerate(text[:p]):
+        if c in OPENERS:
+            stack.append(i)
+        elif c in CLOSERS and stack:
+            stack.pop()
+        elif c == '"':
+            quote = i if quote is None else None
+    start = max([*stack, quote if quote is not None else -1])
+    if start < 0:
+        return None
+    depth = 0
+    for j in range(start, len(text)):
+        c = text[j]
+        if j > start and c == '"' and text[start] == '"':
+            return start, j + 1
+        if c in OPENERS:
+            depth += 1
+        elif c in CLOSERS:
+            depth -= 1
+            if depth == 0:
+                return start, j + 1
+    return start, len(text)

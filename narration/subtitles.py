@@ -289,6 +289,8 @@ def _joins(text: str, left: list[int], right: list[int], zh: bool) -> bool:
     a = text[left[0]:left[1]]
     if a.endswith(_BREAK_DASHES):
         return False
+    if _is_closer(a[-1]) and _is_opener(text[right[0]]):  # 」「: two quotes side by side
+        return False
     if not zh:
         return True
     last, first = a[-1], text[right[0]]

@@ -13,8 +13,16 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
-from narration.segment import group_depth, word_boundaries
-from narration.subtitles import MAX_DURATION, MIN_DURATION, Cue, reading_chars
+from narration.segment import enclosing_group, word_boundaries
+from narration.subtitles import (
+    EN_MAX_CHARS,
+    MAX_DURATION,
+    MIN_DURATION,
+    ZH_MAX_CHARS,
+    Cue,
+    line_width,
+    reading_chars,
+)
 from narration.timeline import still_while_speaking
 
 HOLD_LIMIT = 8.0
@@ -62,7 +70,11 @@ def _find_line(text: str, line: str, pos: int) -> tuple[int, int] | None:
 
 def break_problem(text: str, p: int, zh_words: frozenset[int] | None) -> str | None:
     """Why a break before ``text[p]`` is bad, or None."""
-    depth = group_depth(text)[p]
+    group = enclosing_group(text, p)
+    zh = zh_words is not None
+    limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
+    # A group longer than a line has to break somewhere inside; elsewhere it never should.
+    depth = group is not None and line_width(text[group[0]:group[1]], zh) <= limit
     q = p
     while q > 0 and text[q - 1].isspace():
         q -= 1

@@ -77,9 +77,12 @@ def test_en_tight_phrases_are_kept() -> None:
     ("shares of 0.66 and 0.24", 12, "number"),
     ("a childhood home", 6, "word"),
     ("a childhood home", 12, None),
+    ("“I grew up in France, now live in Beijing, and speak fluent… what?”", 42, None),
+    ("像「我要填一种语言」「我是他长大的地方」", 5, "brackets"),
 ])
 def test_break_problem(text: str, p: int, problem: str | None) -> None:
-    got = break_problem(text, p, word_boundaries(text))
+    zh = any("\u4e00" <= c <= "\u9fff" for c in text)
+    got = break_problem(text, p, word_boundaries(text) if zh else None)
     assert (got is None) == (problem is None), got
     if problem:
         assert problem in got

@@ -1,0 +1,61 @@
+"""The video's own narration, spoken by the offline voice: its subtitles read well.
+
+Every beat of every scene is synthesized with espeak-ng at the narration rate, split into
+cues from the engine's word timings, and checked with the report's own rules: no break
+inside a number, bracket, quote or word, and reading speed within the limits.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from narration.facts import build_facts
+from narration.numfmt import LANGS
+from narration.scripts import load_script
+from narration.subtitles import build_track
+from narration.timeline import beat_slot
+from narration.tts.base import narration_rate
+from narration.tts.cache import AudioCache
+from narration.tts.espeak import EspeakEngine
+from pipeline.build import display_words
+from pipeline.quality import CPS_LIMIT, CPS_MEDIAN_LIMIT, cue_report
+from qkv_math import derive, load_numbers
+from scenes.registry import discover
+
+
+@pytest.fixture(scope="module")
+def tracks(tmp_path_factory) -> dict[str, tuple[list, list]]:
+    cache = AudioCache(tmp_path_factory.mktemp("audio"))
+    engine = EspeakEngine()
+    numbers = load_numbers()
+    facts = build_facts(numbers, derive(numbers))
+    out = {}
+    for lang in LANGS:
+        beats, t = [], 0.0
+        for info in discover():
+            for beat in load_script(info.scene_id, lang, facts).beats:
+                clip = cache.get_or_synthesize(engine, beat.text.spoken, None,
+                                               narration_rate(lang), lang)
+                beats.append((beat.text.display, display_words(beat.text, clip.words), t,
+                              clip.duration))
+                t += beat_slot(clip.duration)
+        out[lang] = (build_track(beats, lang), beats)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_break_inside_numbers_brackets_or_words(tracks, lang: str) -> None:
+    cues, beats = tracks[lang]
+    assert cue_report(cues, beats, lang)["bad_breaks"] == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_reading_speed(tracks, lang: str) -> None:
+    cues, beats = tracks[lang]
+    rep = cue_report(cues, beats, lang)
+    assert rep["over_cps"] == []
+    assert rep["cps"]["max"] <= CPS_LIMIT[lang]
+    assert rep["cps"]["median"] <= CPS_MEDIAN_LIMIT[lang]
+    assert statistics.median(c.end - c.start for c in cues) >= 1.0
