@@ -29,6 +29,7 @@ class BeatClock:
                  marks: dict[str, float]) -> None:
         self.scene, self.id, self.duration = scene, beat_id, duration
         self.marks = marks
+        self.used: set[str] = set()
         self.start = scene.now
 
     def mark(self, name: str) -> float:
@@ -38,6 +39,7 @@ class BeatClock:
             raise RuntimeError(f"{self.scene.script.source}: beat.{self.id}: the scene waits "
                                f"for cue mark {{@{name}}}, which the text does not have "
                                f"(its marks: {have})")
+        self.used.add(name)
         return self.marks[name]
 
     def time_to(self, name: str, lead: float = MARK_LEAD) -> float:
@@ -145,6 +147,10 @@ class NarratedScene(Scene):
         start_planned = self._planned_clock
         clock = BeatClock(self, beat_id, duration, self.ctx.marks.get(beat_id, {}))
         yield clock
+        unused = [m for m in clock.marks if m not in clock.used]
+        if unused:
+            self.warn(f"beat {beat_id!r} never waits for cue mark(s) "
+                      + ", ".join(f"{{@{m}}}" for m in unused))
         left = clock.remaining
         if left >= 1 / config.frame_rate:
             self.wait(left)
