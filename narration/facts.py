@@ -78,7 +78,7 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["we.query_token"] = {lang: t[we.query] for lang, t in we.tokens.items()}
     f["we.n"] = len(we.tokens["en"])
     f["we.d"] = w.d
-    f["we.sqrt_d"] = math.sqrt(w.d)
+    f["we.sqrt_d"] = derived.worked_sqrt_d
     f["we.q"] = _vec(we.Q[we.query])
     for i in range(len(we.K)):
         f[f"we.k.{i}"] = _vec(we.K[i])
@@ -112,7 +112,7 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         f[f"fb.k.{i}"] = _vec(fb.K[i])
         f[f"fb.v.{i}"] = _vec(fb.V[i])
         f[f"fb.score.{i}"] = float(derived.fill_scores[i])
-        f[f"fb.shifted_score.{i}"] = float(derived.fill_scores[i] + fb.shift)
+        f[f"fb.shifted_score.{i}"] = float(derived.fill_shifted_scores[i])
         f[f"fb.shifted.{i}"] = float(derived.fill_shifted[i])
         f[f"fb.weight.{i}"] = float(derived.fill_weights[i])
         f[f"fb.exp.{i}"] = float(derived.fill_exp[i])
@@ -120,8 +120,8 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         f[f"fb.weight_scaled.{i}"] = float(derived.fill_weights_scaled[i])
     f["fb.exp_total"] = derived.fill_exp_total
     f["fb.output"] = _vec(derived.fill_output)
-    f["fb.min_score"] = float(np.min(derived.fill_scores))
-    f["fb.max_score"] = float(np.max(derived.fill_scores))
+    f["fb.min_score"] = derived.fill_score_min
+    f["fb.max_score"] = derived.fill_score_max
     f["fb.shift_alt"] = derived.shift_alt
     for j, x in enumerate(fb.query):
         f[f"fb.query.{j}"] = float(x)
@@ -162,8 +162,8 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         {"zh": "一半或更多", "en": "half or more"})
     f["fb.softmax_sharper"] = claim(
         derived.softmax_sharper,
-        {"zh": "明显比加常数时多", "en": "clearly more than with the added constant"},
-        {"zh": "并不比加常数时多", "en": "no more than with the added constant"})
+        {"zh": "明显比加常数时多", "en": "clearly more than before"},
+        {"zh": "并不比加常数时多", "en": "no more than before"})
 
     f["pj.x"] = _vec(pj.x)
     f["pj.q"] = _vec(derived.proj_q)
@@ -179,7 +179,7 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
 
     for i, row in enumerate(derived.scaling_rows):
         f[f"sc.d.{i}"] = row.d
-        f[f"sc.sqrt_d.{i}"] = math.sqrt(row.d)
+        f[f"sc.sqrt_d.{i}"] = row.sqrt_d
         f[f"sc.dot_std.{i}"] = row.dot_std
         f[f"sc.scaled_std.{i}"] = row.scaled_std
         f[f"sc.top_raw.{i}"] = row.top_weight_raw
@@ -191,8 +191,8 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["sc.seed"] = numbers.scaling.seed
     for i, row in enumerate(derived.amplified_rows):
         f[f"sc.amp.{i}"] = float(row.factor)
-        f[f"sc.amp_top_raw.{i}"] = float(np.max(row.weights_raw))
-        f[f"sc.amp_top_scaled.{i}"] = float(np.max(row.weights_scaled))
+        f[f"sc.amp_top_raw.{i}"] = row.top_raw
+        f[f"sc.amp_top_scaled.{i}"] = row.top_scaled
 
     f["const.e"] = math.e
     return f

@@ -69,6 +69,12 @@ class Derived:
     """The fill_blank token with the lowest score (first of ties)."""
     proj_distinct: bool
     """Whether q, k and v of the projection example all differ."""
+    worked_sqrt_d: float
+    """√d of the worked example, the divisor of its scores."""
+    fill_shifted_scores: np.ndarray
+    """fill_scores + shift: the naive attempt's numerators."""
+    fill_score_min: float
+    fill_score_max: float
     shift_alt_unchanged: tuple[int, ...]
     """fill_blank tokens whose naive share is the same (to half a percentage point) with
     ``shift`` and with ``shift_alt``."""
@@ -120,6 +126,10 @@ def derive(numbers: Numbers) -> Derived:
         fill_value_has=tuple(tuple(int(j) for j in np.flatnonzero(v != 0)) for v in fb.V),
         fill_low=int(np.argmin(fill_scores)),
         proj_distinct=_all_differ(pr.x @ pr.W_Q, pr.x @ pr.W_K, pr.x @ pr.W_V),
+        worked_sqrt_d=math.sqrt(worked.d),
+        fill_shifted_scores=fill_scores + float(fb.shift),
+        fill_score_min=float(np.min(fill_scores)),
+        fill_score_max=float(np.max(fill_scores)),
         shift_alt_unchanged=tuple(int(i) for i in np.flatnonzero(np.isclose(
             naive, shift_normalize(fill_scores, shift_alt), rtol=0, atol=5e-3))),
         naive_top_below_half=bool(naive[top] < 0.5),

@@ -26,6 +26,10 @@ class ScalingRow:
     top_weight_scaled: float
     """The same after dividing the dot products by √d."""
 
+    @property
+    def sqrt_d(self) -> float:
+        return math.sqrt(self.d)
+
 
 def _positive_int(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
@@ -73,6 +77,16 @@ class AmplifiedRow:
     """softmax(factor · scores / factor): the division cancels the amplification."""
     dim: float
     """factor² · d: the key dimension whose typical dot-product spread this factor mimics."""
+
+    @property
+    def top_raw(self) -> float:
+        """The largest share without rescaling."""
+        return float(np.max(self.weights_raw))
+
+    @property
+    def top_scaled(self) -> float:
+        """The largest share after dividing by the factor."""
+        return float(np.max(self.weights_scaled))
 
 
 def amplified(scores: ArrayLike, factors: Iterable[float], d: int) -> tuple[AmplifiedRow, ...]:
