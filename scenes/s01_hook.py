@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from string import ascii_lowercase
 
 from manim import (
     DOWN,
@@ -13,13 +14,13 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    FadeTransform,
     GrowFromEdge,
     Indicate,
     Line,
     Rectangle,
     SurroundingRectangle,
     Text,
-    TransformFromCopy,
     VGroup,
     Write,
 )
@@ -40,35 +41,42 @@ class HookScene(NarratedScene):
         fb = self.numbers.fill_blank
         tokens = fb.tokens[self.lang]
         weights = self.derived.fill_weights
+        ranks = self.derived.fill_order
 
         with self.beat("intro") as b:
             header = self.title_card(b)
             lines, spans, where, blank = self._sentence(tokens)
-            self.play(Write(lines[0]), run_time=b.rt(0.25, 1.6))
+            self.play(Write(lines[0]), run_time=min(b.rt(0.25, 1.6), b.time_to("second")))
+            b.until("second")
             self.play(Write(lines[1]), run_time=b.rt(0.25, 1.6))
+            b.until("blank")
             self.play(Indicate(blank, color=theme.Q_COLOR, scale_factor=1.3),
                       run_time=b.rt(0.1, 0.8))
 
         with self.beat("answer") as b:
             answer = theme.text(self.s("answer"), theme.BODY_SIZE, theme.GOOD, weight="BOLD")
             answer.next_to(blank, DOWN, buff=0.3)
+            b.until("answer")
             self.play(FadeIn(answer, shift=0.1 * UP), run_time=b.rt(0.1, 0.6))
-            top = int(weights.argmax())
-            clue = SurroundingRectangle(spans[top], color=theme.GOOD, buff=0.08)
-            self.play(Create(clue), run_time=b.rt(0.12, 0.8))
-            decoy = int(sorted(range(len(tokens)), key=lambda i: -weights[i])[1])
-            lure = SurroundingRectangle(spans[decoy], color=theme.MUTED, buff=0.08)
-            lure.set_stroke(opacity=0.8)
+            # The clue and the lure are the words the narration names (token 0 and token 1).
+            clue = SurroundingRectangle(spans[0], color=theme.GOOD, buff=0.08)
+            lure = SurroundingRectangle(spans[1], color=theme.MUTED, buff=0.08)
+            b.until("clue")
+            self.play(Create(clue), Indicate(spans[0], color=theme.GOOD, scale_factor=1.1),
+                      run_time=b.rt(0.12, 0.8))
+            b.until("lure")
             self.play(Create(lure), run_time=b.rt(0.12, 0.8))
 
-        with self.beat("look_back") as b:
-            self.play(*[FadeOut(m) for m in (answer, clue, lure)], run_time=b.rt(0.06, 0.4))
-            self.play(lines.animate.move_to(UP * (theme.CONTENT_TOP - 0.15 - lines.height / 2))
-                      .set_opacity(0.55), run_time=b.rt(0.08, 0.7))
+        with self.beat("scores") as b:
             order = sorted(range(len(tokens)), key=lambda i: where[i])
             chips, blank_chip = self._chips(tokens, order)
-            self.play(*[TransformFromCopy(spans[i], chips[i]) for i in order],
-                      TransformFromCopy(blank, blank_chip), run_time=b.rt(0.2, 1.2))
+            lead = b.time_to("look")
+            self.play(*[FadeOut(m) for m in (answer, clue, lure)], run_time=min(0.3, lead / 4))
+            self.play(lines.animate.move_to(UP * (theme.CONTENT_TOP - 0.15 - lines.height / 2))
+                      .set_opacity(0.55), run_time=min(0.6, lead / 3))
+            self.play(*[FadeTransform(spans[i].copy(), chips[i]) for i in order],
+                      FadeTransform(blank.copy(), blank_chip),
+                      run_time=max(1 / 15, min(1.0, b.time_to("look"))))
             arcs = {}
             for i in order:
                 start = blank_chip.get_top() + 0.06 * UP
@@ -77,40 +85,45 @@ class HookScene(NarratedScene):
                 arc.set_stroke(theme.Q_COLOR, width=3)
                 arc.add_tip(tip_length=0.18, tip_width=0.16)
                 arcs[i] = arc
-            for i in reversed(order):
-                self.play(Create(arcs[i]), run_time=b.rt(0.08, 0.5))
-
-        with self.beat("scores") as b:
-            label = theme.text(self.s("relevance"), theme.SMALL_SIZE, theme.MUTED)
+            label = theme.text(self.s("share"), theme.SMALL_SIZE, theme.MUTED)
             baseline = Line(LEFT * (theme.CONTENT_W / 2), RIGHT * (theme.CONTENT_W / 2))
             baseline.set_stroke(theme.MUTED, width=2).set_y(BAR_BASE)
             label.next_to(baseline, UP, buff=0.1).set_x(blank_chip.get_x())
+            b.until("look")
+            self.play(*[Create(arcs[i]) for i in reversed(order)], Create(baseline),
+                      FadeIn(label), run_time=b.rt(0.1, 1.2))
             top_w = float(weights.max())
-            bar_mobs = VGroup()
-            for i in order:
+            bar_mobs: dict[int, VGroup] = {}
+            for i in range(len(tokens)):
                 h = max(0.03, float(weights[i]) / top_w * BAR_MAX)
                 rect = Rectangle(width=0.9, height=h).set_stroke(width=0)
-                rect.set_fill(theme.Q_COLOR, 0.85).move_to(chips[i].get_x() * RIGHT)
+                rect.set_fill(theme.ACCENT, 0.85).move_to(chips[i].get_x() * RIGHT)
                 rect.align_to(baseline, DOWN)
                 pct = theme.text(self.pct(weights[i]), theme.SMALL_SIZE, theme.FG)
                 pct.next_to(rect, UP, buff=0.1)
-                bar_mobs.add(VGroup(rect, pct))
-            self.play(Create(baseline), FadeIn(label), run_time=b.rt(0.08, 0.5))
-            self.play(*[GrowFromEdge(m, DOWN) for m in bar_mobs],
-                      *[arcs[i].animate.set_stroke(width=1 + 9 * float(weights[i]) / top_w)
-                        for i in order], run_time=b.rt(0.3, 1.6))
-            best = bar_mobs[order.index(int(weights.argmax()))]
-            self.play(Indicate(best, color=theme.GOOD), run_time=b.rt(0.1, 0.8))
+                bar_mobs[i] = VGroup(rect, pct)
+            for i in range(len(tokens)):  # in the order the voice reads them
+                b.until(f"w{ascii_lowercase[i]}")  # marks wa, wb, ...
+                self.play(GrowFromEdge(bar_mobs[i], DOWN),
+                          arcs[i].animate.set_stroke(width=1 + 9 * float(weights[i]) / top_w),
+                          Indicate(chips[i], color=theme.FG, scale_factor=1.08),
+                          run_time=b.rt(0.06, 0.6))
 
         with self.beat("question") as b:
             question = theme.text(self.s("question"), theme.HEAD_SIZE + 4, theme.FG, weight="BOLD")
             theme.fit(question, theme.CONTENT_W)
             question.move_to(lines.get_center())
+            b.until("ask")
             self.play(lines.animate.set_opacity(0), FadeIn(question, shift=0.1 * DOWN),
                       run_time=b.rt(0.12, 0.8))
             self.remove(lines)
-            self.play(*[Indicate(m[0], color=theme.FG, scale_factor=1.08) for m in bar_mobs],
-                      run_time=b.rt(0.15, 1.0))
+            best, worst = ranks[0], ranks[-1]
+            b.until("top")
+            self.play(Indicate(VGroup(chips[best], bar_mobs[best]), color=theme.GOOD,
+                               scale_factor=1.1), run_time=b.rt(0.12, 0.9))
+            b.until("bottom")
+            self.play(Indicate(VGroup(chips[worst], bar_mobs[worst]), color=theme.V_COLOR,
+                               scale_factor=1.1), run_time=b.rt(0.12, 0.9))
 
         with self.beat("qkv") as b:
             self.clear_content(b, keep=(header,))
@@ -120,7 +133,8 @@ class HookScene(NarratedScene):
                                            ("V", "v", theme.V_COLOR))
             ]).arrange(RIGHT, buff=0.45)
             theme.place_in_content(cards)
-            for card in cards:
+            for card, mark in zip(cards, ("q", "k", "v"), strict=True):
+                b.until(mark)
                 self.play(FadeIn(card, shift=0.15 * UP), run_time=b.rt(0.1, 0.7))
 
     # -- pieces ---------------------------------------------------------------------------------
