@@ -1,6 +1,13 @@
-"""Where QKV attention sits in a Transformer: encoder, masked decoder and cross-attention."""
+"""Where QKV attention sits in a Transformer: encoder, masked decoder and cross-attention.
+
+The diagram fills the left of the frame; the right panel explains the place being named:
+where its Q, K and V come from and who may look at whom (rows ask, columns are seen). It ends
+with each place's own matrices and a look ahead to multi-head attention.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from manim import (
     DOWN,
@@ -9,7 +16,6 @@ from manim import (
     UP,
     Arrow,
     Circle,
-    Create,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -18,17 +24,25 @@ from manim import (
     Line,
     Mobject,
     Rectangle,
+    ReplacementTransform,
     VGroup,
 )
 
 from scenes import theme
-from scenes.base import NarratedScene
+from scenes.base import BeatClock, NarratedScene
 
-BLOCK_W, BLOCK_TOP, BLOCK_BOTTOM = 3.7, 2.2, -1.0
-ENC_X, DEC_X = -4.7, 0.2
+BLOCK_W, BLOCK_TOP, BLOCK_BOTTOM = 2.9, 2.2, -1.0
+ENC_X, DEC_X = -5.2, -1.35
 LOW_Y, HIGH_Y = -0.2, 1.5  # the two rows of attention boxes inside the blocks
 TOKEN_Y = -1.6
-PANEL_X = 4.6  # centre of the detail panel on the right
+PANEL_LEFT = 0.6  # the explanation panel spans from here to the right margin
+PANEL_X = (PANEL_LEFT + theme.FRAME_W / 2 - theme.MARGIN) / 2
+PANEL_W = theme.FRAME_W / 2 - theme.MARGIN - PANEL_LEFT
+PANEL_TOP = theme.CONTENT_TOP - 0.1
+N_HEADS = 3  # heads drawn in the multi-head sketch (an illustration, not an example value)
+HEAD_COLORS = ("#7aa2f7", "#b48ead", "#d08770")
+HEAD_SIZE, LABEL_SIZE = 34, 26  # panel headings; panel labels
+CELL_W, CELL_H = 1.3, 0.75  # the who-looks-at-whom grid
 
 
 class InTransformerScene(NarratedScene):
@@ -38,53 +52,98 @@ class InTransformerScene(NarratedScene):
         we = self.numbers.worked_example
         other = next(lang for lang in we.tokens if lang != self.lang)
         source, target = list(we.tokens[other]), list(we.tokens[self.lang])
+        marks, sets = self.items("marks"), self.items("sets")
 
         with self.beat("intro") as b:
             self.title_card(b)
             enc = self._block(self.s("encoder"), ENC_X)
             dec = self._block(self.s("decoder"), DEC_X)
-            enc_attn = self._attn_box(self.s("self_attn"), ENC_X, LOW_Y, theme.FG)
-            masked = self._attn_box(self.s("masked_attn"), DEC_X, LOW_Y, theme.FG)
-            cross = self._attn_box(self.s("cross_attn"), DEC_X, HIGH_Y, theme.FG)
+            enc_attn = self._attn_box(self.s("self_attn"), ENC_X, LOW_Y)
+            masked = self._attn_box(self.s("masked_attn"), DEC_X, LOW_Y)
+            cross = self._attn_box(self.s("cross_attn"), DEC_X, HIGH_Y)
+            boxes = (enc_attn, masked, cross)
+            tags = [self._mark(m).move_to(box[0].get_corner(UP + RIGHT)).set_z_index(2)
+                    for m, box in zip(marks, boxes, strict=True)]
+            for box in boxes:  # above the multi-head copies drawn behind them at the end
+                box.set_z_index(1)
             src = self._tokens(source, self.s("source"), ENC_X)
             tgt = self._tokens(target, self.s("target"), DEC_X)
-            self.play(FadeIn(enc), FadeIn(dec), run_time=b.rt(0.1, 0.8))
-            self.play(FadeIn(src), FadeIn(tgt), run_time=b.rt(0.1, 0.6))
-            self.play(LaggedStart(FadeIn(enc_attn), FadeIn(masked), FadeIn(cross),
-                                  lag_ratio=0.5), run_time=b.rt(0.2, 1.5))
+            overview = VGroup(*[self._place_head(m, name) for m, name in zip(marks, sets,
+                                                                             strict=True)])
+            overview.arrange(DOWN, aligned_edge=LEFT, buff=0.5)
+            overview.move_to(RIGHT * PANEL_X + theme.CONTENT_CENTER)
+            overview.align_to(RIGHT * (PANEL_LEFT + 0.4), LEFT)
+            b.until("enc")
+            self.play(FadeIn(enc), FadeIn(src), FadeIn(enc_attn), FadeIn(tags[0]),
+                      FadeIn(overview[0], shift=0.1 * LEFT), run_time=b.rt(0.1, 0.8))
+            b.until("dec")
+            self.play(FadeIn(dec), FadeIn(tgt), run_time=b.rt(0.06, 0.5))
+            self.play(LaggedStart(
+                *[FadeIn(VGroup(box, tag)) for box, tag in zip(boxes[1:], tags[1:],
+                                                             strict=True)],
+                *[FadeIn(o, shift=0.1 * LEFT) for o in overview[1:]], lag_ratio=0.3),
+                run_time=b.rt(0.15, 1.2))
 
         with self.beat("encoder") as b:
+            b.until("one")
+            head = self._place_head(marks[0], sets[0]).move_to(PANEL_X * RIGHT)
+            head.align_to(UP * PANEL_TOP, UP)
+            self.play(FadeOut(overview), self._focus(enc_attn), run_time=b.rt(0.04, 0.35))
+            self.play(FadeIn(head), run_time=b.rt(0.04, 0.35))
+            b.until("src")
             qkv = self._qkv_arrows(src[0], enc_attn)
-            self.play(Indicate(enc_attn[0], color=theme.ACCENT, scale_factor=1.1),
-                      run_time=b.rt(0.1, 0.8))
+            line = self._from_line("QKV", self.s("from_src")).next_to(head, DOWN, buff=0.3)
             self.play(LaggedStart(*[GrowArrow(a[0]) for a in qkv], lag_ratio=0.3),
-                      *[FadeIn(a[1]) for a in qkv], run_time=b.rt(0.2, 1.2))
+                      *[FadeIn(a[1]) for a in qkv], FadeIn(line, shift=0.1 * LEFT),
+                      run_time=b.rt(0.1, 1.0))
+            b.until("grid")
+            grid = self._grid(source, source, lambda i, j: True, line)
+            self._build_grid(grid, b, "out")
             out = self._enc_output(len(source))
             up = Arrow(enc_attn.get_top(), out.get_bottom(), buff=0.1, color=theme.GOOD,
                        stroke_width=4, max_tip_length_to_length_ratio=0.3)
             self.play(GrowArrow(up), FadeIn(out), run_time=b.rt(0.1, 1.0))
+            panel = VGroup(head, line, grid)
 
         with self.beat("masked") as b:
+            b.until("two")
+            head = self._place_head(marks[1], sets[1]).move_to(panel[0])
+            self.play(FadeOut(panel), self._unfocus(enc_attn), self._focus(masked),
+                      run_time=b.rt(0.04, 0.35))
+            self.play(FadeIn(head), run_time=b.rt(0.04, 0.35))
+            b.until("tgt")
             dec_qkv = self._qkv_arrows(tgt[0], masked)
-            self.play(Indicate(masked[0], color=theme.ACCENT, scale_factor=1.1),
-                      run_time=b.rt(0.1, 0.7))
+            line = self._from_line("QKV", self.s("from_tgt")).next_to(head, DOWN, buff=0.3)
             self.play(LaggedStart(*[GrowArrow(a[0]) for a in dec_qkv], lag_ratio=0.3),
-                      *[FadeIn(a[1]) for a in dec_qkv], run_time=b.rt(0.1, 1.0))
-            grid = self._mask_grid(target)
-            link = Line(masked.get_right(), grid[2].get_left() + LEFT * 0.1,
-                        color=theme.MUTED, stroke_width=2)
-            self.play(Create(link), FadeIn(grid[1]), FadeIn(grid[2]), run_time=b.rt(0.1, 0.8))
-            self.play(LaggedStart(*[FadeIn(row) for row in grid[0]], lag_ratio=0.5),
-                      run_time=b.rt(0.3, 2.2))
-            self.play(FadeIn(grid[3]), run_time=b.rt(0.1, 0.5))
+                      *[FadeIn(a[1]) for a in dec_qkv], FadeIn(line, shift=0.1 * LEFT),
+                      run_time=b.rt(0.1, 1.0))
+            b.until("mask")
+            grid = self._grid(target, target, lambda i, j: j <= i, line, legend=True)
+            rows, col_labels, row_labels, legend = grid
+            seen = VGroup(*[c for row in rows for c in row if c.seen])
+            unseen = VGroup(*[c for row in rows for c in row if not c.seen])
+            self.play(FadeIn(col_labels), FadeIn(row_labels), FadeIn(legend[0]),
+                      run_time=b.rt(0.05, 0.5))
+            self.play(LaggedStart(*[FadeIn(c) for c in seen], lag_ratio=0.4),
+                      run_time=b.rt(0.25, 2.0))
+            b.until("hide")
+            self.play(LaggedStart(*[FadeIn(c, scale=1.2) for c in unseen], lag_ratio=0.4),
+                      FadeIn(legend[1]), run_time=b.rt(0.15, 1.2))
+            panel = VGroup(head, line, grid)
 
         with self.beat("cross") as b:
-            self.play(FadeOut(grid), FadeOut(link), run_time=b.rt(0.1, 0.5))
-            self.play(Indicate(cross[0], color=theme.ACCENT, scale_factor=1.1),
-                      run_time=b.rt(0.1, 0.7))
-            q_up = self._labelled_arrow(masked.get_top(), cross.get_bottom(), "Q", theme.Q_COLOR,
-                                        side=RIGHT)
-            self.play(GrowArrow(q_up[0]), FadeIn(q_up[1]), run_time=b.rt(0.1, 0.8))
+            b.until("three")
+            head = self._place_head(marks[2], sets[2]).move_to(panel[0])
+            self.play(FadeOut(panel), self._unfocus(masked), self._focus(cross),
+                      run_time=b.rt(0.04, 0.35))
+            self.play(FadeIn(head), run_time=b.rt(0.04, 0.35))
+            b.until("q")
+            q_up = self._labelled_arrow(masked.get_top(), cross.get_bottom(), "Q",
+                                        theme.Q_COLOR, side=RIGHT)
+            q_line = self._from_line("Q", self.s("from_dec")).next_to(head, DOWN, buff=0.3)
+            self.play(GrowArrow(q_up[0]), FadeIn(q_up[1]), FadeIn(q_line, shift=0.1 * LEFT),
+                      run_time=b.rt(0.1, 0.8))
+            b.until("kv")
             start_x = out.get_right()[0] + 0.1
             end_x = cross.get_left()[0] - 0.1
             k_arrow = self._labelled_arrow(RIGHT * start_x + UP * (HIGH_Y + 0.2),
@@ -93,31 +152,75 @@ class InTransformerScene(NarratedScene):
             v_arrow = self._labelled_arrow(RIGHT * start_x + UP * (HIGH_Y - 0.2),
                                            RIGHT * end_x + UP * (HIGH_Y - 0.2), "V",
                                            theme.V_COLOR, side=DOWN)
+            kv_line = self._from_line("KV", self.s("from_enc")).next_to(q_line, DOWN, buff=0.2)
             self.play(GrowArrow(k_arrow[0]), GrowArrow(v_arrow[0]), FadeIn(k_arrow[1]),
-                      FadeIn(v_arrow[1]), run_time=b.rt(0.1, 1.0))
-            self.play(Indicate(out, color=theme.GOOD), run_time=b.rt(0.1, 0.8))
+                      FadeIn(v_arrow[1]), FadeIn(kv_line, shift=0.1 * LEFT),
+                      Indicate(out, color=theme.GOOD), run_time=b.rt(0.1, 1.0))
+            b.until("glance")
+            grid = self._grid(target, source, lambda i, j: True, kv_line)
+            self._build_grid(grid, b)
+            panel = VGroup(head, q_line, kv_line, grid)
 
         with self.beat("weights") as b:
-            marks = self.items("marks")
-            boxes = (enc_attn, masked, cross)
-            tags = VGroup(*[self._mark(m).move_to(box[0].get_corner(UP + RIGHT))
-                            for m, box in zip(marks, boxes, strict=True)])
-            rows = VGroup(*[self._weight_row(m, name)
-                            for m, name in zip(marks, self.items("sets"), strict=True)])
-            rows.arrange(DOWN, aligned_edge=LEFT, buff=0.4)
-            note = theme.text(self.s("own_set"), theme.SMALL_SIZE, theme.GOOD)
-            panel = VGroup(rows, note)
-            note.next_to(rows, DOWN, buff=0.4, aligned_edge=LEFT)
-            theme.fit(panel, theme.FRAME_W / 2 - theme.MARGIN - 2.4)
-            panel.move_to(RIGHT * PANEL_X + UP * 0.6)
-            self._inside_x(panel)
-            for tag, row, box in zip(tags, rows, boxes, strict=True):
-                self.play(FadeIn(tag, scale=1.3), FadeIn(row, shift=0.1 * LEFT),
-                          Indicate(box[0], color=theme.ACCENT, scale_factor=1.1),
-                          run_time=b.rt(0.1, 0.9))
+            rows = VGroup(*[self._weight_row(m, name) for m, name in zip(marks, sets,
+                                                                       strict=True)])
+            rows.arrange(DOWN, aligned_edge=LEFT, buff=0.45)
+            note = theme.text(self.s("own_set"), LABEL_SIZE + 2, theme.GOOD)
+            note.next_to(rows, DOWN, buff=0.45, aligned_edge=LEFT)
+            block = theme.fit(VGroup(rows, note), PANEL_W)
+            block.move_to(RIGHT * PANEL_X).align_to(UP * PANEL_TOP, UP)
+            self.play(FadeOut(panel), self._unfocus(cross), run_time=b.rt(0.08, 0.6))
+            b.until("own")
+            # one play per place: parts of shown objects must not go into an AnimationGroup
+            # (Manim would add the group on top and hide the boxes' labels under their fill)
+            for row, box, tag in zip(rows, boxes, tags, strict=True):
+                self.play(FadeIn(row, shift=0.1 * LEFT), self._focus(box),
+                          Indicate(tag[1], color=theme.ACCENT, scale_factor=1.4),
+                          run_time=b.rt(0.12, 0.7))
             self.play(FadeIn(note), run_time=b.rt(0.1, 0.5))
 
-    # -- pieces ---------------------------------------------------------------------------------
+        with self.beat("multihead") as b:
+            heads_title = theme.text(self.s("heads"), HEAD_SIZE, theme.FG, weight="BOLD")
+            heads = VGroup(*[self._head_column(c) for c in HEAD_COLORS[:N_HEADS]])
+            heads.arrange(RIGHT, buff=0.6)
+            asks = VGroup(*[theme.text(q, LABEL_SIZE, c)
+                            for q, c in zip(self.items("questions"), HEAD_COLORS, strict=True)])
+            for ask, col in zip(asks, heads, strict=True):
+                theme.fit(ask, col.width + 0.4)
+                ask.next_to(col, UP, buff=0.15)
+            sketch = VGroup(heads_title, VGroup(asks, heads)).arrange(DOWN, buff=0.3)
+            theme.fit(sketch, PANEL_W)
+            sketch.move_to(RIGHT * PANEL_X).align_to(UP * PANEL_TOP, UP)
+            shadows = VGroup(*[self._shadows(box) for box in boxes])
+            b.until("heads")
+            self.play(FadeOut(VGroup(rows, note)), *[self._unfocus(box) for box in boxes],
+                      run_time=b.rt(0.05, 0.4))
+            self.play(FadeIn(shadows), FadeIn(heads_title),
+                      LaggedStart(*[FadeIn(h, shift=0.1 * DOWN) for h in heads],
+                                  lag_ratio=0.3), run_time=b.rt(0.15, 1.2))
+            b.until("ask")
+            outs = VGroup(*[Rectangle(width=1.1, height=0.36).set_stroke(width=0)
+                            .set_fill(c, 0.85).next_to(col, DOWN, buff=0.3)
+                            for c, col in zip(HEAD_COLORS, heads, strict=True)])
+            downs = VGroup(*[Arrow(col.get_bottom(), o.get_top(), buff=0.05, color=theme.MUTED,
+                                   stroke_width=3, max_tip_length_to_length_ratio=0.35)
+                             for col, o in zip(heads, outs, strict=True)])
+            self.play(LaggedStart(*[
+                LaggedStart(FadeIn(ask), GrowArrow(d), FadeIn(o), lag_ratio=0.3)
+                for ask, d, o in zip(asks, downs, outs, strict=True)], lag_ratio=0.4),
+                run_time=b.rt(0.3, 2.0))
+            b.until("join")
+            joined = VGroup(*[o.copy() for o in outs]).arrange(RIGHT, buff=0)
+            joined.next_to(outs, DOWN, buff=0.4)
+            label = theme.text(self.s("joined"), LABEL_SIZE, theme.GOOD)
+            label.next_to(joined, RIGHT, buff=0.25)
+            frame = Rectangle(width=joined.width + 0.1, height=joined.height + 0.1)
+            frame.set_stroke(theme.GOOD, 2).move_to(joined)
+            self.play(*[ReplacementTransform(o, j) for o, j in zip(outs, joined, strict=True)],
+                      FadeOut(downs), run_time=b.rt(0.15, 1.0))
+            self.play(FadeIn(frame), FadeIn(label), run_time=b.rt(0.08, 0.5))
+
+    # -- the diagram ----------------------------------------------------------------------------
     def _block(self, name: str, x: float) -> VGroup:
         h = BLOCK_TOP - BLOCK_BOTTOM
         box = theme.panel(BLOCK_W, h, theme.MUTED, fill=theme.BG)
@@ -125,12 +228,29 @@ class InTransformerScene(NarratedScene):
         label = theme.text(name, 26, theme.FG, weight="BOLD").next_to(box, UP, buff=0.2)
         return VGroup(box, label)
 
-    def _attn_box(self, name: str, x: float, y: float, color: str) -> VGroup:
-        box = theme.panel(BLOCK_W - 0.4, 0.8, color)
+    def _attn_box(self, name: str, x: float, y: float) -> VGroup:
+        box = theme.panel(BLOCK_W - 0.4, 0.8, theme.FG)
         label = theme.text(name, theme.SMALL_SIZE, theme.FG)
         theme.fit(label, BLOCK_W - 0.6)
         group = VGroup(box, label.move_to(box))
         return group.move_to(RIGHT * x + UP * y)
+
+    @staticmethod
+    def _focus(box: VGroup):
+        return box[0].animate.set_stroke(theme.ACCENT, 5)
+
+    @staticmethod
+    def _unfocus(box: VGroup):
+        return box[0].animate.set_stroke(theme.FG, 2)
+
+    @staticmethod
+    def _shadows(box: VGroup) -> VGroup:
+        """Two offset copies behind an attention box: several heads side by side."""
+        out = VGroup()
+        for k in (2, 1):
+            s = theme.panel(box[0].width, box[0].height, theme.MUTED)
+            out.add(s.move_to(box[0]).shift((LEFT + UP) * 0.1 * k))
+        return out
 
     def _tokens(self, words: list[str], caption: str, x: float) -> VGroup:
         chips = VGroup()
@@ -153,8 +273,8 @@ class InTransformerScene(NarratedScene):
 
     def _qkv_arrows(self, tokens: VGroup, box: VGroup) -> list[VGroup]:
         out = []
-        for dx, letter, color in ((-0.9, "Q", theme.Q_COLOR), (0.0, "K", theme.K_COLOR),
-                                  (0.9, "V", theme.V_COLOR)):
+        for dx, letter, color in ((-0.8, "Q", theme.Q_COLOR), (0.0, "K", theme.K_COLOR),
+                                  (0.8, "V", theme.V_COLOR)):
             x = box.get_x() + dx
             out.append(self._labelled_arrow(RIGHT * x + UP * tokens.get_top()[1],
                                             RIGHT * x + UP * box.get_bottom()[1], letter, color,
@@ -169,67 +289,96 @@ class InTransformerScene(NarratedScene):
         group = VGroup(squares, label).arrange(DOWN, buff=0.1)
         return group.move_to(RIGHT * ENC_X + UP * HIGH_Y)
 
-    def _mask_grid(self, words: list[str]) -> VGroup:
-        """Rows: the word being generated; columns: the words it may look at (j <= i)."""
-        n = len(words)
-        cw, ch = 1.0, 0.6
+    def _mark(self, mark: str) -> VGroup:
+        label = theme.text(mark, 30, theme.ACCENT, weight="BOLD")
+        disc = Circle(radius=0.2, stroke_width=0, fill_color=theme.BG, fill_opacity=1)
+        return VGroup(disc, label.move_to(disc))
+
+    # -- the explanation panel ------------------------------------------------------------------
+    @staticmethod
+    def _place_head(mark: str, name: str) -> VGroup:
+        return VGroup(theme.text(mark, HEAD_SIZE + 2, theme.ACCENT, weight="BOLD"),
+                      theme.text(name, HEAD_SIZE, theme.FG, weight="BOLD")
+                      ).arrange(RIGHT, buff=0.2)
+
+    @staticmethod
+    def _from_line(letters: str, source: str) -> VGroup:
+        """'Q K V ← where they come from', each letter in its role's colour."""
+        colors = {"Q": theme.Q_COLOR, "K": theme.K_COLOR, "V": theme.V_COLOR}
+        parts = [theme.text(c, HEAD_SIZE, colors[c], weight="BOLD") for c in letters]
+        parts.append(theme.text(source, LABEL_SIZE + 2, theme.FG))
+        return VGroup(*parts).arrange(RIGHT, buff=0.18)
+
+    def _grid(self, rows_words: list[str], cols_words: list[str],
+              visible: Callable[[int, int], bool], above: Mobject,
+              legend: bool = False) -> VGroup:
+        """Who looks at whom: a row per asking word (Q), a column per word looked at (K)."""
+        cw, ch = CELL_W, CELL_H
         rows = VGroup()
-        for i in range(n):
+        for i in range(len(rows_words)):
             row = VGroup()
-            for j in range(n):
-                seen = j <= i
-                cell = Rectangle(width=cw, height=ch).set_stroke(theme.MUTED, 1.5)
-                cell.set_fill(theme.GOOD if seen else theme.PANEL, 0.8 if seen else 1)
+            for j in range(len(cols_words)):
+                seen = visible(i, j)
+                rect = Rectangle(width=cw, height=ch).set_stroke(theme.MUTED, 1.5)
+                rect.set_fill(theme.GOOD if seen else theme.PANEL, 0.8 if seen else 1)
+                cell = VGroup(rect) if seen else VGroup(rect, self._cross(0.18))
                 cell.move_to(RIGHT * j * cw + DOWN * i * ch)
+                cell.seen = seen
                 row.add(cell)
-                if not seen:
-                    row.add(self._cross(0.2).move_to(cell))
             rows.add(row)
-        col_labels = VGroup(*[theme.text(w, theme.SMALL_SIZE, theme.FG) for w in words])
+        col_labels = VGroup(*[theme.text(w, LABEL_SIZE, theme.K_COLOR) for w in cols_words])
         for j, lab in enumerate(col_labels):
             theme.fit(lab, cw - 0.1)
             lab.move_to(RIGHT * j * cw + UP * (ch * 0.5 + 0.3))
-        row_labels = VGroup(*[theme.text(w, theme.SMALL_SIZE, theme.FG) for w in words])
+        row_labels = VGroup(*[theme.text(w, LABEL_SIZE, theme.Q_COLOR) for w in rows_words])
         for i, lab in enumerate(row_labels):
             lab.move_to(DOWN * i * ch).align_to(rows, LEFT).shift(LEFT * (lab.width + 0.2))
-        swatch_seen = Rectangle(width=0.4, height=0.3).set_stroke(theme.MUTED, 1.5)
-        swatch_seen.set_fill(theme.GOOD, 0.8)
-        swatch_hidden = Rectangle(width=0.4, height=0.3).set_stroke(theme.MUTED, 1.5)
-        swatch_hidden.set_fill(theme.PANEL, 1)
-        legend = VGroup(
-            VGroup(swatch_seen, theme.text(self.s("sees"), theme.SMALL_SIZE)).arrange(RIGHT,
-                                                                                     buff=0.1),
-            VGroup(swatch_hidden, theme.text(self.s("hidden"), theme.SMALL_SIZE)).arrange(
-                RIGHT, buff=0.1),
-        ).arrange(RIGHT, buff=0.4)
-        legend.next_to(rows, DOWN, buff=0.3)
-        grid = VGroup(rows, col_labels, row_labels, legend)
-        theme.fit(grid, theme.FRAME_W / 2 - theme.MARGIN - 2.4)
-        grid.move_to(RIGHT * PANEL_X + UP * 0.6)
-        self._inside_x(grid)
+        if legend:
+            chips = VGroup()
+            for fill, opacity, key in ((theme.GOOD, 0.8, "sees"), (theme.PANEL, 1, "hidden")):
+                sw = Rectangle(width=0.45, height=0.35).set_stroke(theme.MUTED, 1.5)
+                sw.set_fill(fill, opacity)
+                chips.add(VGroup(sw, theme.text(self.s(key), LABEL_SIZE)).arrange(
+                    RIGHT, buff=0.1))
+            extra = chips.arrange(RIGHT, buff=0.4)
+        else:
+            extra = theme.text(self.s("who"), LABEL_SIZE - 2, theme.MUTED)
+        extra.next_to(rows, DOWN, buff=0.3)
+        grid = VGroup(rows, col_labels, row_labels, extra)
+        theme.fit(grid, PANEL_W, above.get_bottom()[1] - 0.35 - theme.CONTENT_BOTTOM - 0.1)
+        grid.next_to(above, DOWN, buff=0.35)
+        grid.set_x(PANEL_X)
         return grid
+
+    def _build_grid(self, grid: VGroup, b: BeatClock, until: str | None = None) -> None:
+        """Labels first, then the grid row by row (each row is one word asking)."""
+        rows, col_labels, row_labels, extra = grid
+        self.play(FadeIn(col_labels), FadeIn(row_labels), FadeIn(extra),
+                  run_time=b.rt(0.05, 0.5))
+        run = b.time_to(until) if until else b.rt(0.3, 2.4)
+        self.play(LaggedStart(*[FadeIn(row, shift=0.05 * RIGHT) for row in rows],
+                              lag_ratio=0.6), run_time=min(max(run, 0.5), 2.4))
 
     @staticmethod
     def _cross(r: float) -> VGroup:
         return VGroup(Line(UP * r + LEFT * r, DOWN * r + RIGHT * r),
                       Line(UP * r + RIGHT * r, DOWN * r + LEFT * r)).set_stroke(theme.MUTED, 3)
 
-    def _mark(self, mark: str) -> VGroup:
-        label = theme.text(mark, 30, theme.ACCENT, weight="BOLD")
-        disc = Circle(radius=0.2, stroke_width=0, fill_color=theme.BG, fill_opacity=1)
-        return VGroup(disc, label.move_to(disc))
-
     def _weight_row(self, mark: str, name: str) -> VGroup:
-        head = VGroup(theme.text(mark, theme.BODY_SIZE, theme.ACCENT),
-                      theme.text(name, theme.SMALL_SIZE, theme.FG)).arrange(RIGHT, buff=0.2)
-        mats = VGroup(*[theme.formula(f"W_{letter}", 34, color)
-                        for letter, color in (("Q", theme.Q_COLOR), ("K", theme.K_COLOR),
-                                              ("V", theme.V_COLOR))]).arrange(RIGHT, buff=0.4)
+        head = VGroup(theme.text(mark, HEAD_SIZE, theme.ACCENT),
+                      theme.text(name, LABEL_SIZE + 2, theme.FG)).arrange(RIGHT, buff=0.2)
+        mats = self._matrices(RIGHT)
         mats.next_to(head, DOWN, buff=0.2, aligned_edge=LEFT).shift(RIGHT * 0.5)
         return VGroup(head, mats)
 
     @staticmethod
-    def _inside_x(m: Mobject) -> None:
-        lim = theme.FRAME_W / 2 - theme.MARGIN
-        if m.get_right()[0] > lim:
-            m.shift(LEFT * (m.get_right()[0] - lim))
+    def _matrices(direction) -> VGroup:
+        return VGroup(*[theme.formula(f"W_{letter}", 42, color)
+                        for letter, color in (("Q", theme.Q_COLOR), ("K", theme.K_COLOR),
+                                              ("V", theme.V_COLOR))]).arrange(direction,
+                                                                              buff=0.3)
+
+    def _head_column(self, color: str) -> VGroup:
+        mats = self._matrices(DOWN)
+        box = theme.panel(mats.width + 0.5, mats.height + 0.4, color)
+        return VGroup(box, mats.move_to(box))
