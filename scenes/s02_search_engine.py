@@ -1,8 +1,8 @@
-"""The search-engine analogy: a query (Q) matched against page tags (K), page bodies (V) read."""
+"""The search-engine analogy: a query (Q) matched against page tags (K), page bodies (V) read;
+then the sentence as a search, its scores left to the dot-product scene."""
 
 from __future__ import annotations
 
-import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -10,9 +10,11 @@ from manim import (
     UP,
     AddTextLetterByLetter,
     Circle,
+    Circumscribe,
     Create,
     FadeIn,
     Indicate,
+    LaggedStart,
     Line,
     Rectangle,
     VGroup,
@@ -26,8 +28,8 @@ CARD_W = 9.6
 CARD_H = 1.1
 ROWS_Y = (0.96, -0.35, -1.65)
 RANKS = "①②③④"
-PAGE_H = 2.45
-PAGES_Y = BOX_Y - 0.6 - PAGE_H / 2
+PAGE_H = 2.7
+PAGES_Y = BOX_Y - 0.8 - PAGE_H / 2
 
 
 class SearchEngineScene(NarratedScene):
@@ -44,9 +46,12 @@ class SearchEngineScene(NarratedScene):
             VGroup(box, query).move_to(UP * BOX_Y + RIGHT * 0.6)
             q_tag = self._role_tag("Q", self.s("q_tag"), theme.Q_COLOR)
             q_tag.next_to(box, LEFT, buff=0.35)
-            self.play(Create(box), run_time=b.rt(0.1, 0.7))
+            self.play(Create(box), run_time=min(b.rt(0.1, 0.7), b.time_to("type")))
+            b.until("type")
             self.play(AddTextLetterByLetter(query_text), run_time=b.rt(0.15, 1.2))
-            self.play(FadeIn(q_tag, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.6))
+            b.until("q")
+            self.play(FadeIn(q_tag, shift=0.1 * RIGHT), Indicate(query_text, color=theme.Q_COLOR),
+                      run_time=b.rt(0.1, 0.8))
 
         with self.beat("results") as b:
             titles = self.items("titles")
@@ -55,43 +60,56 @@ class SearchEngineScene(NarratedScene):
             for card, y in zip(cards, ROWS_Y, strict=True):
                 card.move_to(UP * y)
             k_head = self._role_tag("K", self.s("k_tag"), theme.K_COLOR)
-            k_head.next_to(cards[0].tags, UP, buff=0.0).align_to(cards[0].tags, LEFT)
-            k_head.set_y(ROWS_Y[0] + CARD_H / 2 + 0.32)
+            k_head.align_to(cards[0].tags, LEFT).set_y(ROWS_Y[0] + CARD_H / 2 + 0.32)
             v_head = self._role_tag("V", self.s("v_tag"), theme.V_COLOR)
             v_head.align_to(cards[0].body, LEFT).set_y(k_head.get_y())
-            self.play(*[FadeIn(c, shift=0.2 * UP) for c in cards], run_time=b.rt(0.15, 1.0))
-            self.play(FadeIn(k_head), *[Indicate(c.tags, color=theme.K_COLOR) for c in cards],
-                      run_time=b.rt(0.15, 1.0))
+            b.until("pages")
+            self.play(*[FadeIn(c, shift=0.2 * UP) for c in cards], run_time=b.rt(0.12, 1.0))
+            b.until("k")
+            self.play(FadeIn(k_head), *[Indicate(c.tag_labels, color=theme.K_COLOR) for c in cards],
+                      run_time=b.rt(0.12, 1.0))
+            b.until("v")
             self.play(FadeIn(v_head), *[c.body.animate.set_opacity(0.9) for c in cards],
                       run_time=b.rt(0.12, 0.8))
 
         with self.beat("match") as b:
-            matches = []
-            for card in cards:
-                hits = [chip for chip, t in zip(card.tags, card.tag_words, strict=True)
-                        if t in words]
-                matches.append(len(hits))
-                if hits:
-                    self.play(*[chip[0].animate.set_fill(theme.K_COLOR, 0.35) for chip in hits],
-                              *[Indicate(chip[1], color=theme.FG) for chip in hits],
-                              run_time=b.rt(0.08, 0.6))
-            ranking = sorted(range(len(cards)), key=lambda i: -matches[i])
-            self.play(*[cards[i].animate.set_y(ROWS_Y[r]) for r, i in enumerate(ranking)],
-                      run_time=b.rt(0.15, 1.2))
+            hits = [[chip for chip, t in zip(card.tags, card.tag_words, strict=True)
+                     if t in words] for card in cards]
+            ranking = sorted(range(len(cards)), key=lambda i: -len(hits[i]))
             ranks = VGroup(*[
                 theme.text(RANKS[r], theme.BODY_SIZE, theme.FG).next_to(cards[i], LEFT, buff=0.2)
                 for r, i in enumerate(ranking)
             ])
-            self.play(FadeIn(ranks), run_time=b.rt(0.08, 0.5))
+            self.play(Indicate(query_text, color=theme.Q_COLOR), run_time=b.rt(0.08, 0.8))
+            self.play(LaggedStart(*[Indicate(c.tag_labels, color=theme.K_COLOR) for c in cards],
+                                  lag_ratio=0.3), run_time=min(1.2, b.time_to("both")))
+            for r, (i, mark) in enumerate(zip(ranking, ("both", "one", "none"), strict=True)):
+                b.until(mark)
+                anims = [FadeIn(ranks[r], shift=0.1 * RIGHT)]
+                if hits[i]:
+                    anims += [chip[0].animate.set_fill(theme.K_COLOR, 0.35) for chip in hits[i]]
+                    anims += [Indicate(chip[1], color=theme.FG) for chip in hits[i]]
+                else:
+                    anims.append(cards[i].tags.animate.set_opacity(0.4))
+                self.play(*anims, run_time=b.rt(0.08, 0.7))
+            self.play(*[VGroup(cards[i], ranks[r]).animate.set_y(ROWS_Y[r])
+                        for r, i in enumerate(ranking)], run_time=b.rt(0.12, 1.0))
 
         with self.beat("read") as b:
             top, second, last = (cards[i] for i in ranking)
+            b.until("body")
+            self.play(*[Indicate(c.body, color=theme.V_COLOR, scale_factor=1.05) for c in cards],
+                      v_head.animate.scale(1.15), run_time=b.rt(0.1, 0.8))
+            self.play(v_head.animate.scale(1 / 1.15), run_time=b.rt(0.04, 0.3))
+            b.until("first")
             self.play(top.body.animate.set_fill(theme.V_COLOR, 1),
                       top.frame.animate.set_stroke(theme.V_COLOR, width=3),
                       run_time=b.rt(0.12, 0.8))
-            self.play(Indicate(top.body, color=theme.V_COLOR), run_time=b.rt(0.12, 0.8))
+            b.until("second")
             self.play(second.body.animate.set_fill(theme.V_COLOR, 0.45), run_time=b.rt(0.1, 0.6))
-            self.play(last.animate.set_opacity(0.35), run_time=b.rt(0.08, 0.5))
+            b.until("last")
+            self.play(last.animate.set_opacity(0.35), ranks[-1].animate.set_opacity(0.35),
+                      run_time=b.rt(0.08, 0.5))
 
         with self.beat("sentence") as b:
             self.clear_content(b, keep=(header,))
@@ -110,34 +128,26 @@ class SearchEngineScene(NarratedScene):
             for i, tok in enumerate(tokens):
                 k_idx = [j for j in range(len(features)) if fb.K[i][j] > 0]
                 v_idx = [j for j in range(len(vfeatures)) if fb.V[i][j] > 0]
-                pages.add(self._page(tok, [features[j] for j in k_idx], k_idx,
+                pages.add(self._page(tok, [features[j] for j in k_idx],
                                      [vfeatures[j] for j in v_idx]))
             pages.arrange(RIGHT, buff=0.3)
             theme.fit(pages, theme.CONTENT_W)
             pages.move_to(UP * PAGES_Y)
-            self.play(Create(box2), FadeIn(inner), FadeIn(q_badge), run_time=b.rt(0.12, 0.8))
-            self.play(*[FadeIn(p, shift=0.2 * UP) for p in pages], run_time=b.rt(0.15, 1.2))
-
-        with self.beat("sentence_match") as b:
-            for page in pages:
-                hits = [chip for chip, j in zip(page.tags, page.tag_idx, strict=True) if j in want]
-                if hits:
-                    self.play(*[chip[0].animate.set_fill(theme.K_COLOR, 0.35) for chip in hits],
-                              *[Indicate(chip[1], color=theme.FG) for chip in hits],
-                              run_time=b.rt(0.07, 0.5))
-            best = pages[int(np.argmax(self.derived.fill_scores))]
-            self.play(best.frame.animate.set_stroke(theme.GOOD, width=4),
-                      *[p.animate.set_opacity(0.45) for p in pages if p is not best],
-                      run_time=b.rt(0.1, 0.7))
-            self.play(Indicate(best.value, color=theme.V_COLOR, scale_factor=1.25),
-                      run_time=b.rt(0.12, 0.9))
-
-        with self.beat("recap") as b:
-            legend = theme.qkv_legend(self.items("legend"))
-            legend.next_to(pages, DOWN, buff=0.25)
-            legend.set_x(0)
-            for row in legend:
-                self.play(FadeIn(row, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.6))
+            nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT)
+            nxt.next_to(pages, DOWN, buff=0.35)
+            b.until("blank")
+            self.play(Create(box2), FadeIn(inner), FadeIn(q_badge), run_time=b.rt(0.1, 0.8))
+            b.until("pages")
+            self.play(LaggedStart(*[FadeIn(p, shift=0.2 * UP) for p in pages], lag_ratio=0.25),
+                      run_time=b.rt(0.15, 1.6))
+            self.play(*[Indicate(p.k_marks, color=theme.K_COLOR, scale_factor=1.1)
+                        for p in pages], run_time=b.rt(0.08, 0.8))
+            self.play(*[Indicate(p.v_marks, color=theme.V_COLOR, scale_factor=1.1)
+                        for p in pages], run_time=b.rt(0.08, 0.8))
+            b.until("next")
+            self.play(FadeIn(nxt, shift=0.1 * UP),
+                      Circumscribe(chips, color=theme.Q_COLOR, buff=0.06),
+                      run_time=b.rt(0.1, 0.8))
 
     # -- pieces ---------------------------------------------------------------------------------
     @staticmethod
@@ -182,9 +192,10 @@ class SearchEngineScene(NarratedScene):
         body.set_opacity(0.35)
         card = VGroup(frame, left, body)
         card.frame, card.tags, card.body, card.tag_words = frame, chips, body, tags
+        card.tag_labels = VGroup(*[c[1] for c in chips])
         return card
 
-    def _page(self, token: str, tags: list[str], tag_idx: list[int], values: list[str]) -> VGroup:
+    def _page(self, token: str, tags: list[str], values: list[str]) -> VGroup:
         """One earlier word as a web page: its title, its tags (K) and its content (V)."""
         frame = theme.panel(3.05, PAGE_H, color=theme.MUTED)
         head = theme.text(token, theme.BODY_SIZE, theme.FG, weight="BOLD")
@@ -206,9 +217,9 @@ class SearchEngineScene(NarratedScene):
         theme.fit(v_part, frame.width - 0.3)
         v_part.move_to(frame.get_bottom() + UP * 0.32).set_x(frame.get_x())
         page = VGroup(frame, head, rule, k_part, v_part)
-        page.frame, page.tags, page.tag_idx, page.value = frame, chips, tag_idx, value
-        if not tags:
-            page.tags, page.tag_idx = VGroup(), []
+        # what to flash: letters and words only (flashing a chip would fill its box)
+        page.k_marks = VGroup(k, *[c[-1] for c in chips])
+        page.v_marks = VGroup(v, value[1])
         return page
 
 
