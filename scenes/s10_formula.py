@@ -1,4 +1,4 @@
-"""The four steps as one line: Attention(Q, K, V) = softmax(QKᵀ/√d)·V, part by part."""
+"""The four steps as one line, scaled dot-product attention: softmax(QKᵀ/√d)·V, part by part."""
 
 from __future__ import annotations
 
@@ -9,10 +9,15 @@ from manim import (
     RIGHT,
     UP,
     Arrow,
+    Create,
     Dot,
     FadeIn,
     FadeOut,
+    GrowArrow,
     Indicate,
+    LaggedStart,
+    Mobject,
+    RoundedRectangle,
     SurroundingRectangle,
     Transform,
     VGroup,
@@ -28,11 +33,11 @@ EXPR = (
     "( {{ {{ Q : q }} {{ K^T : k }} : qk }} / {{ sqrt(d) : sd }} ) "
     "{{ dot : dot }} {{ V : v }}"
 )
-CELL = 1.2  # grid spacing across (keys)
-DOT_MIN, DOT_MAX = 0.04, 0.25  # dot radii for the smallest and largest value
-ROW_SP = 0.9  # grid spacing down (queries)
-GRID_X = -3.7  # centre of the grid
-TEXT_X = 0.9  # left edge of the explanation column
+CELL = 1.45  # grid spacing across (keys)
+DOT_MIN, DOT_MAX = 0.04, 0.29  # dot radii for the smallest and largest value
+ROW_SP = 1.08  # grid spacing down (queries)
+GRID_X = -3.4  # centre of the grid
+TEXT_X = 1.0  # left edge of the explanation column
 
 
 class FormulaScene(NarratedScene):
@@ -44,104 +49,146 @@ class FormulaScene(NarratedScene):
 
         with self.beat("intro") as b:
             self.title_card(b)
-            f = theme.formula(EXPR, size=52)
+            f = theme.formula(EXPR, size=46)
             theme.fit(f, theme.CONTENT_W)
-            f.move_to(UP * (theme.CONTENT_TOP - 0.1 - f.height / 2))
-            self.play(Write(f), run_time=b.rt(0.15, 1.5))
-            self.play(
-                f.select("q1").animate.set_color(theme.Q_COLOR),
-                f.select("q").animate.set_color(theme.Q_COLOR),
-                f.select("k1").animate.set_color(theme.K_COLOR),
-                f.select("k").animate.set_color(theme.K_COLOR),
-                f.select("v1").animate.set_color(theme.V_COLOR),
-                f.select("v").animate.set_color(theme.V_COLOR),
-                run_time=b.rt(0.1, 0.8),
-            )
+            f.move_to(UP * (theme.CONTENT_TOP - 0.05 - f.height / 2))
+            for key, color in (("q1", theme.Q_COLOR), ("q", theme.Q_COLOR),
+                               ("k1", theme.K_COLOR), ("k", theme.K_COLOR),
+                               ("v1", theme.V_COLOR), ("v", theme.V_COLOR)):
+                f.select(key).set_color(color)
+            self.play(Write(f), run_time=b.rt(0.2, 1.5))
+            grid_top = f.get_bottom()[1] - 0.35
+            name = self._name()
+            name.move_to([TEXT_X + name.width / 2, grid_top - name.height / 2, 0])
+            step_top = name.get_bottom()[1] - 0.4
+            b.until("name")
+            self.play(LaggedStart(*[FadeIn(p, shift=0.1 * UP) for p in name], lag_ratio=0.4),
+                      run_time=b.rt(0.2, 1.2))
 
         with self.beat("scores") as b:
-            part = f.select("qk")
-            box = SurroundingRectangle(part, color=theme.ACCENT, buff=0.08)
-            grid_top = f.get_bottom()[1] - 0.4
-            step = self._step_label(self.s("step1"), grid_top)
-            self.play(Write(box), FadeIn(step), run_time=b.rt(0.12, 0.8))
+            box = self._box(f.select("qk"))
+            self.step = self._step_label(self.s("step1"), step_top)
+            b.until("qk")
+            self.play(Create(box), FadeIn(self.step), run_time=b.rt(0.1, 0.6))
+            b.until("dot")
+            self.play(name[1].animate.set_color(theme.ACCENT), run_time=b.rt(0.05, 0.4))
+            self.play(Indicate(name[1], color=theme.ACCENT, scale_factor=1.1),
+                      run_time=b.rt(0.1, 0.8))
+            grid = self._grid(tokens, top=grid_top)
+            b.until("q")
+            self.play(Indicate(f.select("q"), color=theme.Q_COLOR, scale_factor=1.3),
+                      FadeIn(grid["rows"], shift=0.1 * RIGHT), run_time=b.rt(0.06, 0.6))
+            b.until("k")
             self.play(Indicate(f.select("k"), color=theme.K_COLOR, scale_factor=1.3),
-                      run_time=b.rt(0.12, 1.0))
+                      FadeIn(grid["cols"], shift=0.1 * DOWN), run_time=b.rt(0.06, 0.6))
+            b.until("t")
+            self.play(Indicate(f.select("k"), color=theme.K_COLOR, scale_factor=1.4),
+                      run_time=b.rt(0.1, 1.0))
 
         with self.beat("grid") as b:
-            grid = self._grid(tokens, top=grid_top)
             pairs = self._lines(self.items("pairs"), (theme.Q_COLOR, theme.K_COLOR, theme.FG))
-            pairs.next_to(step, DOWN, buff=0.45, aligned_edge=LEFT)
-            self.play(FadeIn(grid["rows"]), FadeIn(grid["cols"]), run_time=b.rt(0.1, 0.7))
-            self.play(Indicate(box, color=theme.ACCENT), FadeIn(grid["dots"], scale=0.5),
-                      run_time=b.rt(0.12, 1.0))
-            for line in pairs:
-                self.play(FadeIn(line, shift=0.1 * RIGHT), run_time=b.rt(0.06, 0.5))
-            self.play(Indicate(grid["row_marks"][0], color=theme.Q_COLOR),
-                      Indicate(grid["col_marks"][0], color=theme.K_COLOR),
+            pairs.next_to(self.step, DOWN, buff=0.45, aligned_edge=LEFT)
+            b.until("all")
+            self.play(Indicate(box, color=theme.ACCENT, scale_factor=1.05),
+                      run_time=b.rt(0.08, 0.8))
+            b.until("rows")
+            self.play(Indicate(grid["rows"], color=theme.Q_COLOR),
+                      FadeIn(pairs[0], shift=0.1 * RIGHT), run_time=b.rt(0.08, 0.8))
+            b.until("cols")
+            self.play(Indicate(grid["cols"], color=theme.K_COLOR),
+                      FadeIn(pairs[1], shift=0.1 * RIGHT), run_time=b.rt(0.08, 0.8))
+            b.until("cells")
+            self.play(FadeIn(grid["dots"], scale=0.5), FadeIn(pairs[2], shift=0.1 * RIGHT),
+                      run_time=b.rt(0.1, 0.8))
+            self.play(Indicate(grid["row_marks"][0], color=theme.Q_COLOR, scale_factor=1.0),
+                      Indicate(grid["col_marks"][0], color=theme.K_COLOR, scale_factor=1.0),
                       run_time=b.rt(0.1, 0.8))
 
         with self.beat("scale") as b:
+            b.until("sd")
             self.play(Transform(box, self._box(f.select("sd"))),
-                      Transform(step, self._step_label(self.s("step2"), grid_top)),
-                      run_time=b.rt(0.12, 0.8))
+                      *self._swap_step(self.s("step2"), step_top), run_time=b.rt(0.1, 0.6))
+            b.until("scaled")
+            self.play(name[1].animate.set_color(theme.FG), name[0].animate.set_color(theme.ACCENT),
+                      run_time=b.rt(0.05, 0.4))
+            self.play(Indicate(name[0], color=theme.ACCENT, scale_factor=1.1),
+                      run_time=b.rt(0.1, 0.8))
+            b.until("shrink")
             self.play(*self._resize(grid, self.derived.worked_all.scaled, self._score_max),
                       run_time=b.rt(0.15, 1.0))
 
         with self.beat("softmax") as b:
+            b.until("sm")
             self.play(Transform(box, self._box(f.select("sm"))),
-                      Transform(step, self._step_label(self.s("step3"), grid_top)),
-                      FadeOut(pairs), run_time=b.rt(0.1, 0.8))
-            row_boxes = VGroup(*[
-                SurroundingRectangle(VGroup(*grid["cells"][i]), color=theme.Q_COLOR, buff=0.15,
-                                     corner_radius=0.1)
-                for i in range(n)
-            ])
+                      *self._swap_step(self.s("step3"), step_top),
+                      FadeOut(pairs), name[0].animate.set_color(theme.FG),
+                      run_time=b.rt(0.1, 0.6))
             rowsum = self._lines(self.items("rowsum"), (theme.FG, theme.Q_COLOR))
-            rowsum.next_to(step, DOWN, buff=0.45, aligned_edge=LEFT)
-            for rb in row_boxes:
-                self.play(FadeIn(rb), run_time=b.rt(0.07, 0.5))
+            rowsum.next_to(self.step, DOWN, buff=0.45, aligned_edge=LEFT)
+            row_boxes = grid["row_boxes"]
+            b.until("rows")
+            self.play(LaggedStart(*[Create(rb) for rb in row_boxes], lag_ratio=0.5),
+                      FadeIn(rowsum[0], shift=0.1 * RIGHT), run_time=b.rt(0.2, 1.5))
+            b.until("sum")
             self.play(*self._resize(grid, self.derived.worked_all.weights, 1.0),
-                      run_time=b.rt(0.15, 1.0))
-            self.play(FadeIn(rowsum, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.7))
+                      FadeIn(rowsum[1], shift=0.1 * RIGHT), run_time=b.rt(0.15, 1.0))
 
         with self.beat("weighted") as b:
-            self.play(Transform(box, self._box(VGroup(f.select("dot"), f.select("v")))),
-                      Transform(step, self._step_label(self.s("step4"), grid_top)),
-                      FadeOut(rowsum), run_time=b.rt(0.1, 0.8))
             outs, arrows = VGroup(), VGroup()
             for i, t in enumerate(tokens):
-                y = grid["cells"][i][0].get_y()
                 chip = theme.text(t, theme.SMALL_SIZE, theme.FG)
                 panel = theme.panel(max(chip.width + 0.4, 1.0), 0.5, color=theme.GOOD)
                 out = VGroup(panel, chip.move_to(panel))
-                out.move_to([row_boxes.get_right()[0] + 1.6, y, 0])
+                out.move_to([row_boxes.get_right()[0] + 1.45, row_boxes[i].get_y(), 0])
                 arrows.add(Arrow(row_boxes[i].get_right(), out.get_left(), buff=0.1,
                                  color=theme.V_COLOR, stroke_width=3))
                 outs.add(out)
             new = theme.text(self.s("new"), theme.SMALL_SIZE, theme.GOOD)
             new.next_to(outs, UP, buff=0.2)
-            self.play(*[FadeIn(a) for a in arrows], run_time=b.rt(0.1, 0.8))
+            b.until("v")
+            self.play(Transform(box, self._box(VGroup(f.select("dot"), f.select("v")))),
+                      *self._swap_step(self.s("step4"), step_top),
+                      FadeOut(rowsum), run_time=b.rt(0.1, 0.6))
+            mix = self._lines([self.s("mix")], (theme.V_COLOR,))
+            mix.next_to(self.step, DOWN, buff=0.45, aligned_edge=LEFT)
+            b.until("mix")
+            self.play(LaggedStart(*[GrowArrow(a) for a in arrows], lag_ratio=0.3),
+                      FadeIn(mix, shift=0.1 * RIGHT), run_time=b.rt(0.15, 1.2))
+            b.until("new")
             self.play(FadeIn(outs), FadeIn(new), run_time=b.rt(0.1, 0.8))
 
         with self.beat("parallel") as b:
-            self.play(FadeOut(box), FadeOut(step), run_time=b.rt(0.06, 0.5))
             para = self._lines(self.items("parallel"), (theme.FG, theme.GOOD))
-            para.next_to(outs, RIGHT, buff=0.6).align_to(row_boxes, UP)
-            theme.fit(para, theme.FRAME_W / 2 - theme.MARGIN - para.get_left()[0])
-            para.next_to(outs, RIGHT, buff=0.6).align_to(row_boxes, UP)
-            self.play(FadeIn(para, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.7))
-            self.play(*[Indicate(VGroup(row_boxes[i], arrows[i], outs[i]), color=theme.GOOD)
-                        for i in range(n)], run_time=b.rt(0.15, 1.2))
-            self.play(*[Indicate(VGroup(row_boxes[i], arrows[i], outs[i]), color=theme.GOOD)
-                        for i in range(n)], run_time=b.rt(0.15, 1.2))
+            para.move_to([TEXT_X + para.width / 2, step_top - para.height / 2, 0])
+            b.until("indep")
+            self.play(FadeOut(box), FadeOut(self.step), FadeOut(mix),
+                      FadeIn(para[0], shift=0.1 * RIGHT),
+                      run_time=b.rt(0.1, 0.6))
+            b.until("all")
+            self.play(*[Indicate(VGroup(row_boxes[i], arrows[i], outs[i]), color=theme.GOOD,
+                                 scale_factor=1.0) for i in range(n)],
+                      FadeIn(para[1], shift=0.1 * RIGHT), run_time=b.rt(0.15, 1.2))
 
     # -- pieces ---------------------------------------------------------------------------------
-    def _box(self, part) -> SurroundingRectangle:
+    def _name(self) -> VGroup:
+        """The formula's name, one piece per word so each can be lit when it is explained."""
+        gap = 0.03 if self.lang == "zh" else 0.2
+        parts = VGroup(*[theme.row_text(p, theme.BODY_SIZE + 6, theme.FG)
+                         for p in self.items("name")])
+        parts.arrange(RIGHT, buff=gap)
+        return theme.fit(parts, theme.FRAME_W / 2 - theme.MARGIN - TEXT_X)
+
+    def _box(self, part: Mobject) -> SurroundingRectangle:
         return SurroundingRectangle(part, color=theme.ACCENT, buff=0.08)
 
-    def _step_label(self, s: str, top: float) -> VGroup:
+    def _step_label(self, s: str, top: float) -> Mobject:
         label = theme.text(s, theme.BODY_SIZE + 4, theme.ACCENT, weight="BOLD")
         return label.move_to([TEXT_X + label.width / 2, top - label.height / 2, 0])
+
+    def _swap_step(self, s: str, top: float) -> list:
+        """Cross-fade the step label (text never morphs into other text)."""
+        old, self.step = self.step, self._step_label(s, top)
+        return [FadeOut(old, shift=0.15 * UP), FadeIn(self.step, shift=0.15 * UP)]
 
     def _lines(self, lines, colors) -> VGroup:
         group = VGroup(*[theme.text(t, theme.BODY_SIZE, c)
@@ -165,26 +212,33 @@ class FormulaScene(NarratedScene):
 
     def _grid(self, tokens, top: float) -> dict:
         """Rows = queries (tokens in Q colour), columns = keys (K colour), a dot per pair,
-        sized by that pair's score Q·Kᵀ from qkv_math."""
+        sized by that pair's score Q·Kᵀ from qkv_math; one fixed box per row for softmax."""
         n = len(tokens)
         scores = self.derived.worked_all.scores
         col_labels = VGroup(*[theme.text(t, theme.BODY_SIZE, theme.K_COLOR) for t in tokens])
         row_labels = VGroup(*[theme.text(t, theme.BODY_SIZE, theme.Q_COLOR) for t in tokens])
-        first_row_y = top - col_labels.height - 0.5
-        cells = VGroup()
+        first_row_y = top - col_labels.height - 0.2 - DOT_MAX - 0.15
+        box_h = 2 * DOT_MAX + 0.26
+        lowest = theme.CONTENT_BOTTOM + 0.1 + box_h / 2  # the last row's box clears the band
+        row_sp = min(ROW_SP, (first_row_y - lowest) / max(1, n - 1))
+        cells, row_boxes = VGroup(), VGroup()
         for i in range(n):
-            y = first_row_y - i * ROW_SP
+            y = first_row_y - i * row_sp
             row = VGroup(*[Dot([GRID_X + (j - (n - 1) / 2) * CELL, y, 0],
                                radius=self._radius(scores[i][j], self._score_max),
                                color=theme.FG) for j in range(n)])
             cells.add(row)
+            rb = RoundedRectangle(corner_radius=0.12, width=(n - 1) * CELL + 2 * DOT_MAX + 0.4,
+                                  height=box_h)
+            row_boxes.add(rb.set_stroke(theme.Q_COLOR, 3).set_fill(opacity=0)
+                          .move_to([GRID_X, y, 0]))
         for j, lab in enumerate(col_labels):
             lab.move_to([cells[0][j].get_x(), top - lab.height / 2, 0])
         for i, lab in enumerate(row_labels):
-            lab.next_to(cells[i][0], LEFT, buff=0.4)
+            lab.next_to(row_boxes[i], LEFT, buff=0.25)
         row_marks = VGroup(*[VGroup(row_labels[i], *cells[i]) for i in range(n)])
         col_marks = VGroup(*[VGroup(col_labels[j], *[cells[i][j] for i in range(n)])
                              for j in range(n)])
-        return {"rows": row_labels, "cols": col_labels, "cells": cells,
+        return {"rows": row_labels, "cols": col_labels, "cells": cells, "row_boxes": row_boxes,
                 "dots": VGroup(*[d for row in cells for d in row]),
                 "row_marks": row_marks, "col_marks": col_marks}
