@@ -17,6 +17,7 @@ from manim import (
     CurvedArrow,
     FadeIn,
     FadeOut,
+    FadeTransform,
     GrowArrow,
     Indicate,
     Line,
@@ -33,6 +34,7 @@ from scenes import theme
 from scenes.base import NarratedScene
 
 SEED = 5  # random look of the untrained matrices (not a value of the example)
+COLUMN_MARKS = ("first", "second")  # cue marks where each column of W_Q is worked out
 
 
 def bracketed(rows: Sequence[Sequence[str]], color: str, size: float = theme.NUM_SIZE) -> VGroup:
@@ -93,13 +95,20 @@ class ProjectionsScene(NarratedScene):
         parts.append(theme.text(self.num(total), theme.NUM_SIZE, color, weight="BOLD"))
         return VGroup(*parts).arrange(RIGHT, buff=0.18)
 
+    @staticmethod
+    def _inner_box(m: Mobject, color: str) -> Rectangle:
+        """A frame around matrix cells that stays inside the brackets (clear of their ends)."""
+        box = Rectangle(width=m.width + 0.1, height=m.height + 0.16, color=color,
+                        stroke_width=3)
+        return box.move_to(m)
+
     def _grid(self, color: str, rng: np.random.Generator, rows: int, cols: int) -> VGroup:
         cells = VGroup(*[
-            Rectangle(width=0.46, height=0.46).set_stroke(color, 1.5)
+            Rectangle(width=0.62, height=0.62).set_stroke(color, 1.5)
             .set_fill(color, float(rng.uniform(0.1, 0.85)))
             for _ in range(rows * cols)
         ])
-        return cells.arrange_in_grid(rows=rows, cols=cols, buff=0.06)
+        return cells.arrange_in_grid(rows=rows, cols=cols, buff=0.08)
 
     def _nudge(self, grids: Sequence[VGroup], rng: np.random.Generator, run_time: float,
                spread: float = 0.25) -> None:
@@ -112,11 +121,14 @@ class ProjectionsScene(NarratedScene):
 
     # -- the scene ------------------------------------------------------------------------------
     def narrate(self) -> None:
-        pj = self.numbers.projections
-        d = self.derived
-        fb = self.numbers.fill_blank
-        header: Mobject
+        header = self._intro_and_q()
+        self._every_word(header)
+        self._context(header)
+        self._training(header)
+        self._metaphor(header)
 
+    def _intro_and_q(self) -> Mobject:
+        pj, d = self.numbers.projections, self.derived
         with self.beat("intro") as b:
             header = self.title_card(b)
             word_lab = theme.text(self.s("word"), theme.BODY_SIZE)
@@ -126,8 +138,9 @@ class ProjectionsScene(NarratedScene):
             x_lab = theme.text(self.s("x_label"), theme.SMALL_SIZE).next_to(x, DOWN, buff=0.25)
             arrow = Arrow(word.get_bottom(), x.get_top(), buff=0.15, color=theme.MUTED)
             self.fade_in(word, b=b)
-            self.play(GrowArrow(arrow), FadeIn(x, shift=0.2 * DOWN), FadeIn(x_lab),
-                      run_time=b.rt(0.15, 1.0))
+            b.until("x")
+            self.play(GrowArrow(arrow), FadeIn(x_lab), run_time=b.rt(0.1, 0.6))
+            self.play(FadeIn(x, shift=0.2 * DOWN), run_time=b.rt(0.1, 0.6))
 
         with self.beat("multiply_q") as b:
             eq_q = self._equation(pj.W_Q, d.proj_q, theme.Q_COLOR, "W_Q", self.s("q_label"))
@@ -138,29 +151,36 @@ class ProjectionsScene(NarratedScene):
             self.remove(x)
             self.add(x_new)
             res[1].set_opacity(0)
-            self.play(FadeIn(VGroup(times, mat, eqs, res, labels)), run_time=b.rt(0.08, 0.8))
+            res_label = labels[1]
+            self.play(FadeIn(VGroup(times, mat, eqs, res, labels[0], labels[2:])),
+                      run_time=b.rt(0.08, 0.8))
             rule = theme.text(self.s("col_rule"), theme.SMALL_SIZE, theme.MUTED)
             rule.move_to(DOWN * 0.35)
             n_rows, n_cols = pj.W_Q.shape
-            x_box = SurroundingRectangle(x_new[1], color=theme.FG, buff=0.08)
+            x_box = SurroundingRectangle(x_new, color=theme.FG, buff=0.1)
+            b.until("mat")
+            self.play(Create(x_box), FadeIn(rule), run_time=b.rt(0.06, 0.6))
             calc: Mobject | None = None
             col_box: Mobject | None = None
             for j in range(n_cols):
                 col = VGroup(*[mat[1][r * n_cols + j] for r in range(n_rows)])
-                new_box = SurroundingRectangle(col, color=theme.Q_COLOR, buff=0.08)
+                new_box = self._inner_box(col, theme.Q_COLOR)
                 new_calc = self._products(pj.x, pj.W_Q[:, j], d.proj_q[j], theme.Q_COLOR)
                 new_calc.next_to(rule, DOWN, buff=0.35)
+                if j < len(COLUMN_MARKS):  # the narration names the first columns
+                    b.until(COLUMN_MARKS[j], lead=0.9)
                 if col_box is None or calc is None:
-                    self.play(Create(x_box), Create(new_box), FadeIn(rule),
-                              run_time=b.rt(0.06, 0.6))
+                    self.play(Create(new_box), FadeIn(new_calc, shift=0.1 * DOWN),
+                              run_time=b.rt(0.05, 0.45))
                     col_box = new_box
                 else:
                     self.play(col_box.animate.become(new_box), FadeOut(calc),
-                              run_time=b.rt(0.06, 0.6))
-                self.play(FadeIn(new_calc, shift=0.1 * DOWN), run_time=b.rt(0.1, 0.9))
-                self._land(new_calc[-1], res[1][j], b.rt(0.06, 0.6))
+                              FadeIn(new_calc, shift=0.1 * DOWN), run_time=b.rt(0.05, 0.45))
+                self._land(new_calc[-1], res[1][j], b.rt(0.05, 0.45))
                 calc = new_calc
-            self.play(FadeOut(VGroup(x_box, col_box)), run_time=b.rt(0.04, 0.4))
+            b.until("q")
+            self.play(FadeOut(VGroup(x_box, col_box)), FadeIn(res_label),
+                      Indicate(res, color=theme.Q_COLOR), run_time=b.rt(0.1, 0.8))
             self._regroup(eq_q)
 
         with self.beat("k_and_v") as b:
@@ -178,23 +198,24 @@ class ProjectionsScene(NarratedScene):
             stack.scale_to_fit_height(theme.CONTENT_H - 0.1)
             stack.move_to(theme.CONTENT_CENTER)
             self.play(FadeOut(rule), FadeOut(calc), MoveToTarget(eq_q), run_time=b.rt(0.08, 0.7))
-            for e in eqs_more:
+            for e, name in zip(eqs_more, "kv", strict=True):
                 e[4][1].set_opacity(0)
+                if name == "v":
+                    b.until(name)
                 self.play(FadeIn(e), run_time=b.rt(0.07, 0.7))
-                self._land(VGroup(e[0][1], e[2][1]), e[4][1], b.rt(0.1, 0.9))
+                b.until(f"{name}v", lead=0.7)
+                self._land(VGroup(e[0][1], e[2][1]), e[4][1], b.rt(0.1, 0.7), fade=True)
                 self._regroup(e)
             results = VGroup(eq_q[4], *[e[4] for e in eqs_more])
-            self.play(*[Indicate(r, scale_factor=1.1) for r in results], run_time=b.rt(0.1, 1.0))
+            b.until("distinct")
+            self.play(*[Indicate(r, scale_factor=1.15) for r in results], run_time=b.rt(0.1, 1.0))
+        return header
 
+    def _every_word(self, header: Mobject) -> None:
+        fb = self.numbers.fill_blank
         with self.beat("every_word") as b:
             self.clear_content(b, keep=(header,))
-            tokens = fb.tokens[self.lang]
-            cards = VGroup()
-            for t in tokens:
-                lab = theme.text(t, theme.BODY_SIZE)
-                card = theme.panel(max(lab.width + 0.5, 1.5), 0.75, theme.FG)
-                cards.add(VGroup(card, lab.move_to(card)))
-            cards.arrange(RIGHT, buff=0.7).move_to(UP * 2.25)
+            cards = self._cards(fb.tokens[self.lang]).move_to(UP * 2.25)
             theme.fit(cards)
             mats = VGroup(*[theme.formula(n, 34, c) for n, c in (
                 ("W_Q", theme.Q_COLOR), ("W_K", theme.K_COLOR), ("W_V", theme.V_COLOR))])
@@ -202,7 +223,6 @@ class ProjectionsScene(NarratedScene):
             box = theme.panel(cards.width + 0.4, 0.85, theme.MUTED)
             box.move_to(UP * 0.9)
             every = theme.text(self.s("every"), theme.SMALL_SIZE, theme.MUTED)
-            mats.move_to(box)
             VGroup(mats, every).arrange(RIGHT, buff=0.6).move_to(box)
             chips = VGroup()
             for card in cards:
@@ -219,19 +239,78 @@ class ProjectionsScene(NarratedScene):
                       FadeIn(every), run_time=b.rt(0.1, 0.9))
             self.play(*[GrowArrow(a) for a in arrows_out], FadeIn(chips, shift=0.1 * DOWN),
                       run_time=b.rt(0.1, 0.9))
-            legend_q = VGroup(self._chip("q", theme.Q_COLOR),
-                              theme.text(self.s("asks"), theme.SMALL_SIZE, theme.Q_COLOR)
-                              ).arrange(RIGHT, buff=0.2)
-            legend_kv = VGroup(self._chip("k", theme.K_COLOR), self._chip("v", theme.V_COLOR),
-                               theme.text(self.s("found"), theme.SMALL_SIZE, theme.K_COLOR)
-                               ).arrange(RIGHT, buff=0.2)
-            VGroup(legend_q, legend_kv).arrange(RIGHT, buff=1.2).move_to(DOWN * 1.75)
-            self.play(FadeIn(legend_q), *[Indicate(t[0], color=theme.Q_COLOR) for t in chips],
-                      run_time=b.rt(0.1, 1.0))
-            self.play(FadeIn(legend_kv),
-                      *[Indicate(VGroup(t[1], t[2]), color=theme.K_COLOR) for t in chips],
-                      run_time=b.rt(0.1, 1.0))
+            legends = VGroup(*[
+                VGroup(self._chip(ch, c), theme.text(self.s(key), theme.SMALL_SIZE, c)
+                       ).arrange(RIGHT, buff=0.2)
+                for ch, c, key in (("q", theme.Q_COLOR, "asks"), ("k", theme.K_COLOR, "matched"),
+                                   ("v", theme.V_COLOR, "hands"))])
+            legends.arrange(RIGHT, buff=1.0).move_to(DOWN * 1.75)
+            theme.fit(legends)
+            for i, (mark, color) in enumerate((("ask", theme.Q_COLOR), ("kk", theme.K_COLOR),
+                                               ("vv", theme.V_COLOR))):
+                b.until(mark)
+                self.play(FadeIn(legends[i], shift=0.1 * UP),
+                          *[Indicate(t[i], color=color) for t in chips], run_time=b.rt(0.1, 0.9))
 
+    def _context(self, header: Mobject) -> None:
+        """Why France's key can already mean "where I grew up": earlier layers mixed its
+        neighbours into its vector."""
+        fb = self.numbers.fill_blank
+        home = fb.tokens[self.lang][0]
+        with self.beat("context") as b:
+            self.clear_content(b, keep=(header,))
+            # the later layer: France's x, times W_K, gives a k that reads "where I grew up"
+            x_card = self._word_card(self.s("ctx_x"), theme.FG)
+            times = theme.formula("times W_K", 34, theme.K_COLOR)
+            k_chip = self._chip("k", theme.K_COLOR)
+            says = theme.text(self.s("k_label_says"), theme.BODY_SIZE, theme.K_COLOR)
+            ask = theme.text("？" if self.lang == "zh" else "?", theme.BODY_SIZE, theme.K_COLOR,
+                             weight="BOLD")
+            bubble_in = VGroup(says, ask).arrange(RIGHT, buff=0.12)
+            bubble = theme.panel(bubble_in.width + 0.6, bubble_in.height + 0.45, theme.K_COLOR)
+            bubble_g = VGroup(bubble, bubble_in.move_to(bubble))
+            arrow1 = Arrow(LEFT * 0.5, RIGHT * 0.5, color=theme.MUTED, buff=0)
+            row_b = VGroup(x_card, times, arrow1, k_chip, bubble_g).arrange(RIGHT, buff=0.3)
+            theme.fit(row_b, theme.CONTENT_W - 2.2)
+            later = theme.text(self.s("later"), theme.SMALL_SIZE, theme.MUTED)
+            row_b.move_to(RIGHT * 1.0 + DOWN * 1.0)
+            later.next_to(row_b, LEFT, buff=0.4)
+            # the earlier layer: the sentence, with the neighbours flowing into France
+            words = self.items("ctx_words")
+            row_a = VGroup(*[self._word_card(w, theme.FG) for w in words]).arrange(RIGHT, buff=0.35)
+            row_a.move_to(RIGHT * 1.0 + UP * 1.4)
+            earlier = theme.text(self.s("earlier"), theme.SMALL_SIZE, theme.MUTED)
+            earlier.next_to(row_a, LEFT, buff=0.4).align_to(later, LEFT)
+            target = row_a[words.index(home)]
+            flows = VGroup(*[
+                CurvedArrow(c.get_top() + UP * 0.05, target.get_top() + UP * 0.05,
+                            angle=-0.9 if c.get_x() < target.get_x() else 0.9,
+                            color=theme.ACCENT, stroke_width=3, tip_length=0.18)
+                for c in row_a if c is not target])
+            down = Arrow(target.get_bottom(), x_card.get_top(), buff=0.12, color=theme.ACCENT)
+            note = theme.text(self.s("ctx_note"), theme.SMALL_SIZE, theme.ACCENT)
+            note.next_to(x_card, DOWN, buff=0.3)
+
+            self.play(FadeIn(later), FadeIn(x_card), GrowArrow(arrow1), FadeIn(times),
+                      FadeIn(k_chip), run_time=b.rt(0.06, 0.7))
+            self.play(FadeIn(bubble_g, shift=0.1 * LEFT), run_time=b.rt(0.06, 0.6))
+            self.play(Indicate(ask, color=theme.K_COLOR, scale_factor=1.4),
+                      run_time=b.rt(0.06, 0.8))
+            b.until("mix")
+            self.play(FadeIn(earlier), FadeIn(row_a, shift=0.1 * DOWN), run_time=b.rt(0.06, 0.7))
+            self.play(*[Create(f) for f in flows], run_time=b.rt(0.1, 1.2))
+            self.play(target[0].animate.set_fill(theme.ACCENT, 0.45).set_stroke(theme.ACCENT),
+                      run_time=b.rt(0.06, 0.6))
+            self.play(GrowArrow(down), x_card[0].animate.set_stroke(theme.ACCENT),
+                      run_time=b.rt(0.06, 0.7))
+            b.until("ctx")
+            self.play(FadeIn(note, shift=0.1 * UP), x_card[0].animate.set_fill(theme.ACCENT, 0.45),
+                      run_time=b.rt(0.06, 0.7))
+            self.play(FadeOut(ask), Indicate(says, color=theme.K_COLOR, scale_factor=1.1),
+                      run_time=b.rt(0.08, 0.9))
+
+    def _training(self, header: Mobject) -> None:
+        pj, fb = self.numbers.projections, self.numbers.fill_blank
         rng = np.random.default_rng(SEED)
         with self.beat("random") as b:
             self.clear_content(b, keep=(header,))
@@ -246,7 +325,7 @@ class ProjectionsScene(NarratedScene):
             blocks.arrange(RIGHT, buff=0.55, aligned_edge=DOWN)
             rand_lab = theme.text(self.s("random"), theme.SMALL_SIZE, theme.MUTED)
             left = VGroup(rand_lab.next_to(blocks, UP, buff=0.35), blocks)
-            left.move_to(LEFT * 3.7 + UP * 0.6)
+            left.move_to(LEFT * 3.5 + UP * 0.5)
             self.play(FadeIn(blocks, shift=0.1 * DOWN), FadeIn(rand_lab), run_time=b.rt(0.08, 0.8))
 
             sent = theme.text(self.s("sentence"), theme.SMALL_SIZE)
@@ -258,33 +337,37 @@ class ProjectionsScene(NarratedScene):
                                        theme.GOOD)).arrange(RIGHT, buff=0.2)
             inner = VGroup(sent, guess, answer).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
             box = theme.panel(inner.width + 0.6, inner.height + 0.6, theme.MUTED)
-            predict = VGroup(box, inner.move_to(box)).move_to(RIGHT * 3.6 + UP * 0.6)
+            predict = VGroup(box, inner.move_to(box)).move_to(RIGHT * 3.4 + UP * 0.5)
             theme.fit(predict, 5.6)
             cross = Cross(guess[1], stroke_color=theme.V_COLOR, stroke_width=5)
-            self.play(FadeIn(box), FadeIn(sent), FadeIn(guess), run_time=b.rt(0.08, 0.8))
-            self.play(Create(cross), FadeIn(answer), run_time=b.rt(0.08, 0.8))
+            b.until("guess")
+            self.play(FadeIn(box), FadeIn(sent), FadeIn(guess), run_time=b.rt(0.06, 0.8))
+            b.until("wrong")
+            self.play(Create(cross), FadeIn(answer), run_time=b.rt(0.06, 0.8))
             back = CurvedArrow(predict.get_bottom() + DOWN * 0.1 + LEFT * 0.4,
                                blocks.get_bottom() + DOWN * 0.15,
                                angle=-1.0, color=theme.V_COLOR)
             nudge = theme.text(self.s("nudge"), theme.SMALL_SIZE, theme.V_COLOR)
-            nudge.move_to(DOWN * 1.95)
-            self.play(Create(back), FadeIn(nudge), run_time=b.rt(0.08, 0.8))
-            self._nudge(grids, rng, b.rt(0.08, 0.8))
-            self._nudge(grids, rng, b.rt(0.08, 0.8))
+            nudge.move_to(DOWN * 2.2)
+            b.until("nudge")
+            self.play(Create(back), FadeIn(nudge), run_time=b.rt(0.06, 0.7))
+            self._nudge(grids, rng, b.rt(0.06, 0.7))
 
-        with self.beat("learned") as b:
+            b.until("grow")
             self.play(FadeOut(VGroup(predict, cross, back, nudge, rand_lab)),
-                      blocks.animate.arrange(RIGHT, buff=2.6, aligned_edge=DOWN).move_to(UP * 1.1),
-                      run_time=b.rt(0.1, 0.9))
-            for _ in range(3):
-                self._nudge(grids, rng, b.rt(0.06, 0.5), spread=0.15)
-            roles = VGroup()
-            for block, role, color in zip(blocks, self.items("roles"),
-                                          (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
-                                          strict=True):
-                roles.add(theme.text(role, theme.SMALL_SIZE, color).next_to(block, DOWN, buff=0.4))
-            self.play(*[FadeIn(r, shift=0.1 * UP) for r in roles], run_time=b.rt(0.1, 0.9))
+                      blocks.animate.arrange(RIGHT, buff=2.6, aligned_edge=DOWN).move_to(UP * 0.6),
+                      run_time=b.rt(0.05, 0.7))
+            self._nudge(grids, rng, b.rt(0.04, 0.5), spread=0.15)
+            for i, block in enumerate(blocks):
+                role = theme.text(self.items("roles")[i], theme.SMALL_SIZE,
+                                  (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR)[i])
+                role.next_to(block, DOWN, buff=0.4)
+                b.until(("role_q", "role_k", "role_v")[i])
+                self.play(FadeIn(role, shift=0.1 * UP), Indicate(block[1], color=role.color),
+                          run_time=b.rt(0.05, 0.6))
 
+    def _metaphor(self, header: Mobject) -> None:
+        fb = self.numbers.fill_blank
         with self.beat("metaphor") as b:
             self.clear_content(b, keep=(header,))
             sides = VGroup()
@@ -305,7 +388,7 @@ class ProjectionsScene(NarratedScene):
             sides.arrange(RIGHT, buff=1.6, aligned_edge=UP).move_to(UP * 0.55)
             theme.fit(sides)
             self.play(FadeIn(bubbles, shift=0.1 * DOWN), run_time=b.rt(0.1, 0.8))
-            self.play(FadeIn(vectors, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
+            b.until("meta")
             crosses = VGroup(*[Cross(bb, stroke_color=theme.MUTED, stroke_width=4)
                                for bb in bubbles])
             self.play(Create(crosses), bubbles.animate.set_opacity(0.35),
@@ -314,14 +397,19 @@ class ProjectionsScene(NarratedScene):
             only.next_to(sides, DOWN, buff=0.35)
             underline = Line(only.get_left(), only.get_right(), color=theme.ACCENT)
             underline.next_to(only, DOWN, buff=0.08)
+            b.until("only")
+            self.play(FadeIn(vectors, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
             self.play(Write(only), Create(underline), run_time=b.rt(0.1, 1.0))
-            self.play(*[Indicate(v[1], color=theme.FG) for v in vectors], run_time=b.rt(0.1, 1.0))
 
-    def _land(self, src: Mobject, target: Mobject, run_time: float) -> None:
-        """Move a copy of ``src`` onto the hidden ``target``, then show ``target`` itself."""
-        moving = src.copy()
-        self.play(Transform(moving, target.copy().set_opacity(1)), run_time=run_time)
-        self.remove(moving)
+    def _land(self, src: Mobject, target: Mobject, run_time: float, fade: bool = False) -> None:
+        """Move a copy of ``src`` onto the hidden ``target``, then show ``target`` itself.
+
+        ``fade`` cross-fades instead of morphing (for different text: glyphs must not morph).
+        """
+        moving, landed = src.copy(), target.copy().set_opacity(1)
+        anim = FadeTransform(moving, landed) if fade else Transform(moving, landed)
+        self.play(anim, run_time=run_time)
+        self.remove(moving, landed)
         target.set_opacity(1)
 
     def _regroup(self, group: Mobject) -> None:
@@ -335,6 +423,19 @@ class ProjectionsScene(NarratedScene):
     def _down_arrow(self, x: float, y0: float, y1: float) -> Arrow:
         return Arrow(RIGHT * x + UP * y0, RIGHT * x + UP * y1, buff=0.04, color=theme.MUTED,
                      stroke_width=3, max_tip_length_to_length_ratio=0.35)
+
+    def _word_card(self, label: str, color: str) -> VGroup:
+        lab = theme.text(label, theme.BODY_SIZE, color)
+        card = theme.panel(max(lab.width + 0.5, 1.2), 0.75, color)
+        return VGroup(card, lab.move_to(card))
+
+    def _cards(self, labels: Sequence[str]) -> VGroup:
+        cards = VGroup()
+        for t in labels:
+            lab = theme.text(t, theme.BODY_SIZE)
+            card = theme.panel(max(lab.width + 0.5, 1.5), 0.75, theme.FG)
+            cards.add(VGroup(card, lab.move_to(card)))
+        return cards.arrange(RIGHT, buff=0.7)
 
     def _chip(self, letter: str, color: str) -> VGroup:
         c = Circle(radius=0.25).set_stroke(color, 2).set_fill(color, 0.25)
