@@ -2,36 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-import numpy as np
 from manim import (
     DOWN,
     LEFT,
     RIGHT,
     UP,
+    Animation,
     ArcBetweenPoints,
+    Brace,
     Create,
+    DashedLine,
     DashedVMobject,
     FadeIn,
     FadeOut,
+    FadeTransform,
     GrowFromEdge,
     Indicate,
+    Line,
     Mobject,
     Rectangle,
-    SurroundingRectangle,
-    Transform,
+    Underline,
     VGroup,
     Write,
 )
 
-from qkv_math.attention import shift_normalize
 from scenes import theme
-from scenes.base import NarratedScene
+from scenes.base import BeatClock, NarratedScene
 
-ROW_H = 0.64
-BAR_LEN = 4.0  # length of a 100% bar; one scale for every bar so the shares compare
-
+ROW_H = 0.68
+BAR_LEN = 6.0  # length of a 100% bar; one scale for every bar so the shares compare
 
 
 class SoftmaxScene(NarratedScene):
@@ -43,9 +44,7 @@ class SoftmaxScene(NarratedScene):
         tokens = fb.tokens[self.lang]
         scores = d.fill_scores
         n = len(tokens)
-        alt_shift = fb.shift + 1
-        alt_shares = shift_normalize(scores, alt_shift)
-        exps = np.exp(scores)
+        top = d.fill_order[0]
 
         y_cap = theme.CONTENT_TOP - 0.2
         y_head = theme.CONTENT_TOP - 0.85
@@ -73,6 +72,9 @@ class SoftmaxScene(NarratedScene):
         def caption(s: str, color: str = theme.FG) -> Mobject:
             return theme.text(s, theme.BODY_SIZE, color).move_to(UP * y_cap)
 
+        def grow(bar: VGroup) -> list[Animation]:
+            return [GrowFromEdge(bar[0], LEFT), FadeIn(bar[1], shift=0.2 * RIGHT)]
+
         with self.beat("intro") as b:
             self.title_card(b)
             names = VGroup(*[theme.row_text(t, theme.BODY_SIZE).move_to(UP * y)
@@ -82,8 +84,11 @@ class SoftmaxScene(NarratedScene):
             word_head = theme.text(self.s("word"), theme.SMALL_SIZE, theme.MUTED)
             word_head.move_to(UP * y_head).align_to(names, RIGHT)
             score_col = column(self.s("score"), [self.num(s) for s in scores], x_score, theme.FG)
-            self.play(FadeIn(VGroup(word_head, names)), FadeIn(score_col),
-                      run_time=b.rt(0.1, 0.8))
+            self._reveal(b, "s", [
+                lambda i: [FadeIn(names[i]), FadeIn(score_col[1][i], shift=0.15 * RIGHT)]
+                + ([FadeIn(word_head), FadeIn(score_col[0])] if i == 0 else [])
+                for _ in range(n)])
+            b.until("goal")
             cap = caption(self.s("goal"), theme.ACCENT)
             slots = VGroup(*[
                 Rectangle(width=BAR_LEN / n, height=0.34).set_stroke(theme.MUTED, 2)
@@ -91,51 +96,88 @@ class SoftmaxScene(NarratedScene):
                 for y in y_rows])
             self.play(Write(cap), run_time=b.rt(0.12, 1.0))
             self.play(Create(slots), run_time=b.rt(0.08, 0.8))
+            b.until("sum")
+            brace = Brace(slots, RIGHT, color=theme.ACCENT)
+            whole = theme.text(self.pct(1.0), theme.SMALL_SIZE, theme.ACCENT)
+            whole.next_to(brace, RIGHT, buff=0.12)
+            self.play(FadeIn(brace), FadeIn(whole), run_time=b.rt(0.08, 0.6))
 
         with self.beat("naive") as b:
-            self.play(Transform(cap, caption(self.s("naive"), theme.ACCENT)), FadeOut(slots),
-                      run_time=b.rt(0.06, 0.6))
+            b.until("plus")
             x_plus = x_score + 1.1
             plus_col = column(self.s("plus"), [self.num(s + fb.shift) for s in scores],
                               x_plus, theme.ACCENT, theme.ACCENT)
+            cap = self._swap(cap, caption(self.s("naive"), theme.ACCENT),
+                             FadeOut(VGroup(slots, brace, whole)), run_time=b.rt(0.06, 0.6))
             self._copy_into(score_col[1], plus_col, b.rt(0.1, 1.0))
             naive_bars = bar_col(self.s("share"), d.fill_shifted, x_plus + 0.7, theme.ACCENT)
-            self.play(FadeIn(naive_bars[0]),
-                      *[GrowFromEdge(m, LEFT) for m in naive_bars[1]], run_time=b.rt(0.15, 1.5))
+            self.play(FadeIn(naive_bars[0]), run_time=b.rt(0.05, 0.5))
+            self._reveal(b, "n", [lambda i: grow(naive_bars[1][i]) for _ in range(n)])
 
         with self.beat("which_constant") as b:
+            b.until("alt")
             x_alt = naive_bars.get_right()[0] + 0.75
-            alt_col = column(self.s("plus_alt"), [self.num(s + alt_shift) for s in scores],
+            alt_col = column(self.s("plus_alt"), [self.num(s + d.shift_alt) for s in scores],
                              x_alt, theme.MUTED, theme.MUTED)
-            alt_bars = bar_col(self.s("share"), alt_shares, x_alt + 0.7, theme.MUTED)
+            alt_bars = bar_col(self.s("share"), d.fill_shifted_alt, x_alt + 0.7, theme.MUTED)
+            self._copy_into(score_col[1], alt_col, b.rt(0.1, 0.8))
+            b.until("alt_shares")
+            self.play(FadeIn(alt_bars[0]), *[a for bar in alt_bars[1] for a in grow(bar)],
+                      run_time=b.rt(0.12, 1.0))
+            kept = set(d.shift_alt_unchanged)
+            pairs = [VGroup(naive_bars[1][i][1], alt_bars[1][i][1]) for i in range(n)]
+            moved = [Indicate(pairs[i], color=theme.V_COLOR) for i in range(n) if i not in kept]
+            if moved:
+                self.play(*moved, run_time=b.rt(0.1, 1.0))
+            same = VGroup(*[Underline(lab, color=theme.FG, buff=0.06)
+                            for i in sorted(kept) for lab in pairs[i]])
+            if kept:
+                self.play(Create(same), run_time=b.rt(0.08, 0.6))
+            b.until("prob_a")
             p1 = theme.text(self.s("problem1"), theme.BODY_SIZE, theme.V_COLOR)
             p1.move_to(UP * y_low)
-            self.play(FadeIn(p1), run_time=b.rt(0.06, 0.6))
-            self._copy_into(score_col[1], alt_col, b.rt(0.1, 1.0))
-            self.play(FadeIn(alt_bars[0]), *[GrowFromEdge(m, LEFT) for m in alt_bars[1]],
-                      run_time=b.rt(0.15, 1.5))
-            self.play(*[Indicate(VGroup(naive_bars[1][i][1], alt_bars[1][i][1]),
-                                 color=theme.V_COLOR) for i in range(n)],
-                      run_time=b.rt(0.1, 1.0))
+            self.play(FadeIn(p1, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
 
         with self.beat("flattened") as b:
+            b.until("prob_b")
             p2 = theme.text(self.s("problem2"), theme.BODY_SIZE, theme.V_COLOR)
             p2.next_to(p1, DOWN, buff=0.25)
-            top = int(np.argmax(scores))
-            box = SurroundingRectangle(VGroup(names[top], naive_bars[1][top]),
-                                       color=theme.V_COLOR, buff=0.1)
-            self.play(FadeIn(p2), Create(box), run_time=b.rt(0.1, 0.8))
-            self.play(Indicate(naive_bars[1][top][1], color=theme.V_COLOR, scale_factor=1.4),
-                      run_time=b.rt(0.1, 1.0))
+            self.play(FadeIn(p2, shift=0.1 * UP), FadeOut(VGroup(same, alt_col, alt_bars)),
+                      run_time=b.rt(0.1, 0.6))
+            b.until("top")
+            x_half = naive_bars[1][top][0].get_left()[0] + BAR_LEN / 2
+            row = VGroup(names[top], Line(RIGHT * x_half, RIGHT * (x_half + 1.0)))
+            box = Rectangle(width=row.width + 0.4, height=ROW_H * 0.9)
+            box.set_stroke(theme.V_COLOR, 2).set_fill(theme.V_COLOR, 0.12)
+            box.move_to(RIGHT * row.get_center()[0] + UP * y_rows[top])
+            self.add(box)
+            self.bring_to_back(box)
+            self.play(FadeIn(box), run_time=b.rt(0.1, 0.6))
+            b.until("half")
+            half = DashedLine(RIGHT * x_half + UP * (y_rows[0] + ROW_H * 0.45),
+                              RIGHT * x_half + UP * (y_rows[-1] - ROW_H * 0.35),
+                              color=theme.FG, stroke_width=2)
+            half_lab = theme.text(self.s("half"), theme.SMALL_SIZE, theme.FG)
+            half_lab.next_to(RIGHT * x_half + UP * y_rows[-1], RIGHT, buff=0.12)
+            label = naive_bars[1][top][1]
+            self.play(Create(half), FadeIn(half_lab),
+                      label.animate.next_to(RIGHT * x_half + UP * y_rows[top], RIGHT, buff=0.12)
+                      .set_color(theme.V_COLOR),
+                      run_time=b.rt(0.12, 0.8))
 
         with self.beat("exp") as b:
-            gone = VGroup(plus_col, naive_bars, alt_col, alt_bars, p1, p2, box)
-            self.play(FadeOut(gone), Transform(cap, caption(self.s("exp_title"), theme.Q_COLOR)),
-                      run_time=b.rt(0.06, 0.6))
+            gone = VGroup(plus_col, naive_bars, p1, p2, box, half, half_lab)
+            self.play(FadeOut(gone), run_time=b.rt(0.06, 0.6))
+            b.until("exp")
             x_exp = x_score + 1.6
-            exp_col = column(self.s("exp_head"), [self.num(v) for v in exps], x_exp, theme.FG,
-                             theme.Q_COLOR)
-            self._copy_into(score_col[1], exp_col, b.rt(0.1, 1.0))
+            exp_col = column(self.s("exp_head"), [self.num(v) for v in d.fill_exp], x_exp,
+                             theme.FG, theme.Q_COLOR)
+            cap = self._swap(cap, caption(self.s("exp_title"), theme.Q_COLOR),
+                             FadeIn(exp_col[0]), run_time=b.rt(0.06, 0.6))
+            self._reveal(b, "e", [
+                lambda i: [FadeTransform(score_col[1][i].copy(), exp_col[1][i])]
+                for _ in range(n)])
+            b.until("pos")
             pos = theme.text(self.s("always_pos"), theme.SMALL_SIZE, theme.GOOD)
             pos.next_to(exp_col[1], DOWN, buff=0.3)
             self.play(FadeIn(pos), Indicate(exp_col[1], color=theme.GOOD),
@@ -152,14 +194,31 @@ class SoftmaxScene(NarratedScene):
                 lab = theme.text(self.s("times_e"), theme.SMALL_SIZE, theme.Q_COLOR)
                 lab.next_to(arc, RIGHT, buff=0.1)
                 steps.add(VGroup(arc, lab))
+            b.until("times_e")
             for st in steps:
                 self.play(Create(st[0]), FadeIn(st[1]), run_time=b.rt(0.06, 0.7))
 
         with self.beat("divide") as b:
-            self.play(Transform(cap, caption(self.s("divide"), theme.Q_COLOR)),
-                      run_time=b.rt(0.06, 0.5))
-            x_bar = max(exp_col.get_right()[0], steps.get_right()[0] if steps else 0) + 0.5
+            b.until("total")
+            rule = Line(LEFT * 0.6, RIGHT * 0.6, color=theme.MUTED, stroke_width=2)
+            rule.move_to(RIGHT * x_exp + UP * (y_rows[-1] - 0.4))
+            total = theme.text(self.num(d.fill_exp_total, 2), theme.NUM_SIZE, theme.Q_COLOR)
+            total.move_to(RIGHT * x_exp + UP * (y_rows[-1] - 0.8))
+            total_lab = theme.text(self.s("total"), theme.SMALL_SIZE, theme.MUTED)
+            total_lab.move_to(RIGHT * x_score + UP * total.get_y())
+            self.play(FadeOut(pos), Create(rule), FadeIn(total_lab), run_time=b.rt(0.05, 0.4))
+            self.play(*[FadeOut(c.copy(), target_position=total) for c in exp_col[1]],
+                      FadeIn(total), run_time=b.rt(0.08, 0.8))
+            b.until("div")
+            x_div = exp_col.get_right()[0] + 0.35
+            divs = VGroup(*[
+                theme.text(self.s("divide_by"), theme.SMALL_SIZE, theme.MUTED)
+                .move_to(UP * y).align_to(RIGHT * x_div, LEFT) for y in y_rows])
+            x_bar = divs.get_right()[0] + 0.4
             sm_bars = bar_col(self.s("weight"), d.fill_weights, x_bar, theme.Q_COLOR)
+            cap = self._swap(cap, caption(self.s("divide"), theme.Q_COLOR), FadeOut(steps),
+                             FadeIn(sm_bars[0]), Indicate(total, color=theme.Q_COLOR),
+                             run_time=b.rt(0.06, 0.6))
             ghosts = VGroup()
             for s, bar in zip(d.fill_shifted, sm_bars[1], strict=True):
                 if s > 0:
@@ -168,30 +227,52 @@ class SoftmaxScene(NarratedScene):
                     ghosts.add(DashedVMobject(r, num_dashes=24))
                     end = max(bar[0].get_right()[0], r.get_right()[0])
                     bar[1].next_to(RIGHT * end + UP * bar[0].get_y(), RIGHT, buff=0.12)
-            self.play(FadeIn(sm_bars[0]), *[GrowFromEdge(m, LEFT) for m in sm_bars[1]],
-                      run_time=b.rt(0.15, 1.5))
+            self._reveal(b, "w", [
+                lambda i: [FadeIn(divs[i], shift=0.15 * RIGHT), *grow(sm_bars[1][i])]
+                for _ in range(n)])
+            b.until("ghost")
             legend = theme.text(self.s("naive_ghost"), theme.SMALL_SIZE, theme.MUTED)
             legend.move_to(UP * y_low).align_to(sm_bars, LEFT)
             self.play(Create(ghosts), FadeIn(legend), run_time=b.rt(0.1, 1.0))
-            top = int(np.argmax(d.fill_weights))
             self.play(Indicate(sm_bars[1][top], color=theme.Q_COLOR, scale_factor=1.15),
                       run_time=b.rt(0.08, 1.0))
 
         with self.beat("formula") as b:
-            f = theme.formula(r'"softmax"(x_i) = e^(x_i) / (sum_j e^(x_j))', 40, theme.FG)
+            f = theme.formula(r'"softmax"(x_i) = e^(x_i) / (sum_j e^(x_j))', 36, theme.FG)
             frame = theme.panel(f.width + 0.8, f.height + 0.45, theme.Q_COLOR)
             formula = VGroup(frame, f.move_to(frame))
-            formula.move_to(UP * (theme.CONTENT_BOTTOM + formula.height / 2 + 0.1))
-            self.play(FadeOut(legend), FadeOut(pos), run_time=b.rt(0.06, 0.5))
+            formula.move_to(UP * (theme.CONTENT_BOTTOM + formula.height / 2 + 0.05))
+            formula.align_to(RIGHT * (x_name - 0.6), LEFT)
+            b.until("formula")
+            self.play(FadeOut(legend), FadeOut(VGroup(rule, total, total_lab)),
+                      run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(frame), Write(f), run_time=b.rt(0.15, 1.5))
-            self.play(Indicate(sm_bars[1], color=theme.Q_COLOR, scale_factor=1.05),
-                      run_time=b.rt(0.1, 1.0))
+            self.play(Indicate(VGroup(exp_col[1], sm_bars[1]), color=theme.Q_COLOR,
+                               scale_factor=1.05), run_time=b.rt(0.1, 1.0))
+            b.until("sqrt")
+            note = theme.text(self.s("next_note"), theme.BODY_SIZE, theme.ACCENT)
+            note.next_to(formula, RIGHT, buff=0.6)
+            self.play(FadeIn(note, shift=0.2 * LEFT), run_time=b.rt(0.08, 0.8))
+
+    def _swap(self, old: Mobject, new: Mobject, *others: Animation, run_time: float
+              ) -> Mobject:
+        """Replace caption ``old`` by ``new``: out, then in (never a glyph morph)."""
+        self.play(FadeOut(old, shift=0.15 * UP), run_time=run_time / 2)
+        self.play(FadeIn(new, shift=0.15 * UP), *others, run_time=run_time / 2)
+        return new
+
+    def _reveal(self, b: BeatClock, prefix: str,
+                steps: Sequence[Callable[[int], list[Animation]]], cap: float = 0.5) -> None:
+        """Play step ``i`` as the voice reaches mark ``{prefix}`` + the i-th letter (``sa``,
+        ``sb``, ...: mark names hold no digits), each before the next."""
+        for i, step in enumerate(steps):
+            b.until(prefix + "abcdefgh"[i])
+            nxt = prefix + "abcdefgh"[i + 1]
+            room = b.time_to(nxt) if i + 1 < len(steps) else cap
+            self.play(*step(i), run_time=max(0.25, min(cap, room)))
 
     def _copy_into(self, sources: Sequence[Mobject], col: VGroup, run_time: float) -> None:
-        """Copies of ``sources`` move onto the cells of ``col`` while its header fades in."""
-        movers = [m.copy() for m in sources]
+        """Copies of ``sources`` cross-fade onto the cells of ``col`` as its header fades in."""
         self.play(FadeIn(col[0]),
-                  *[Transform(m, t.copy()) for m, t in zip(movers, col[1], strict=True)],
+                  *[FadeTransform(m.copy(), t) for m, t in zip(sources, col[1], strict=True)],
                   run_time=run_time)
-        self.remove(*movers)
-        self.add(col)
