@@ -1,8 +1,11 @@
-"""The library analogy: what you want (Q), catalogue-card labels (K), the books' content (V)."""
+"""The library analogy: what you want (Q), catalogue-card labels (K), the books' content (V).
+
+Query, match, take, told qualitatively: how well each card fits is a picture of the story
+(an exact subject, a related one, two unrelated), not the sentence's shares.
+"""
 
 from __future__ import annotations
 
-import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -12,7 +15,6 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    GrowFromEdge,
     Indicate,
     Line,
     Rectangle,
@@ -23,24 +25,23 @@ from manim import (
 from scenes import theme
 from scenes.base import NarratedScene
 
-LEFT_X = -5.25
-CARD_X = -1.55
-CARD_W, CARD_H = 3.7, 0.96
+LEFT_X = -5.35
+CARD_X = -1.2
+CARD_W, CARD_H = 4.2, 0.96
 ROWS_Y = (1.75, 0.6, -0.55, -1.7)
-BAR_X = 0.6
-BAR_MAX = 1.9
-SHELF_L, SHELF_R = 3.95, 6.55
+SHELF_L, SHELF_R = 1.75, 4.35
 BOOK_W, BOOK_H = 1.5, 0.64
-PULL_MAX = 1.1
-NOTES_W = 2.3
+PULL_MAX = 1.0
+NOTES_X, NOTES_W = 5.6, 1.9
+FIT = (1.0, 0.55, 0.2, 0.06)
+"""How well each card fits "deep learning", for the picture only: exact, related, unrelated."""
 
 
 class LibraryScene(NarratedScene):
     scene_id = "library"
 
     def narrate(self) -> None:
-        shares = np.sort(self.derived.fill_weights)[::-1]  # one share per book, best first
-        top = float(shares[0])
+        n = len(FIT)
 
         with self.beat("intro") as b:
             header = self.title_card(b)
@@ -48,80 +49,95 @@ class LibraryScene(NarratedScene):
                              for s in self.items("steps")])
             steps.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             steps.move_to(UP * (theme.CONTENT_TOP - 0.1 - steps.height / 2))
-            steps.set_x(LEFT_X).align_to(RIGHT * (LEFT_X - 1.25), LEFT)
+            steps.align_to(RIGHT * (LEFT_X - 1.25), LEFT)
             want = self._want_card()
             want.move_to(RIGHT * LEFT_X + UP * 0.45)
-            self.play(FadeIn(steps), run_time=b.rt(0.1, 0.6))
+            b.until("wish")
+            self.play(FadeIn(want, shift=0.15 * RIGHT), run_time=b.rt(0.1, 0.8))
+            for step, mark in zip(steps, ("s_query", "s_match", "s_take"), strict=True):
+                b.until(mark)
+                self.play(FadeIn(step, shift=0.1 * RIGHT), run_time=b.rt(0.06, 0.5))
+            b.until("want")
             self._activate(steps, 0, b)
-            self.play(FadeIn(want, shift=0.15 * RIGHT), run_time=b.rt(0.12, 0.8))
+            self.play(Indicate(want, color=theme.Q_COLOR, scale_factor=1.1),
+                      run_time=b.rt(0.1, 0.8))
 
         with self.beat("catalogue") as b:
             titles = self.items("titles")
-            cards = VGroup(*[self._card(titles[i], self.items(f"tags_{i}"))
-                             for i in range(len(shares))])
+            cards = VGroup(*[self._card(titles[i], self.items(f"tags_{i}")) for i in range(n)])
             for card, y in zip(cards, ROWS_Y, strict=True):
                 card.move_to(RIGHT * CARD_X + UP * y)
             k_head = self._head("K", self.s("catalogue"), theme.K_COLOR)
             k_head.move_to(RIGHT * CARD_X + UP * (ROWS_Y[0] + CARD_H / 2 + 0.3))
-            shelf, books = self._shelf(len(shares))
+            shelf, books = self._shelf(n)
             v_head = self._head("V", self.s("shelf"), theme.V_COLOR)
             v_head.move_to(RIGHT * (SHELF_L + SHELF_R) / 2 + UP * k_head.get_y())
+            b.until("cards")
             self.play(FadeIn(k_head), *[FadeIn(c, shift=0.1 * DOWN) for c in cards],
-                      run_time=b.rt(0.15, 1.0))
-            self.play(Indicate(VGroup(*[c.tags for c in cards]), color=theme.K_COLOR,
-                               scale_factor=1.05), run_time=b.rt(0.12, 0.8))
+                      run_time=b.rt(0.1, 1.0))
+            self.play(*[Indicate(c.tags, color=theme.K_COLOR, scale_factor=1.08) for c in cards],
+                      run_time=b.rt(0.1, 0.8))
+            b.until("books")
             self.play(FadeIn(v_head), Create(shelf), *[FadeIn(bk) for bk in books],
-                      run_time=b.rt(0.15, 1.0))
+                      run_time=b.rt(0.1, 1.0))
+            b.until("apart")
+            not_same = theme.text(self.s("not_same"), theme.TITLE_SIZE, theme.FG)
+            not_same.move_to(RIGHT * (cards[0].get_right()[0] + SHELF_L) / 2
+                             + UP * ROWS_Y[0])
+            self.play(FadeIn(not_same, scale=0.6),
+                      cards[0].frame.animate.set_stroke(width=4),
+                      books[0][0].animate.set_stroke(theme.FG, width=3), run_time=b.rt(0.1, 0.7))
 
         with self.beat("match") as b:
             self._activate(steps, 1, b)
+            self.play(FadeOut(not_same), cards[0].frame.animate.set_stroke(width=2),
+                      books[0][0].animate.set_stroke(theme.V_COLOR, width=2),
+                      run_time=b.rt(0.06, 0.4))
             lines = VGroup(*[
-                Line(want.get_right(), card.get_left()).set_stroke(
-                    theme.Q_COLOR, width=1 + 7 * float(w) / top)
-                for card, w in zip(cards, shares, strict=True)
+                Line(want.get_right(), card.get_left()).set_stroke(theme.Q_COLOR, width=2)
+                for card in cards
             ])
-            self.play(*[Create(line) for line in lines], run_time=b.rt(0.12, 0.8))
-            bars = VGroup()
-            for card, w in zip(cards, shares, strict=True):
-                rect = Rectangle(width=max(0.03, float(w) / top * BAR_MAX), height=0.34)
-                rect.set_stroke(width=0).set_fill(theme.Q_COLOR, 0.85)
-                rect.move_to(UP * card.get_y()).align_to(RIGHT * BAR_X, LEFT)
-                pct = theme.text(self.pct(w), theme.SMALL_SIZE, theme.FG)
-                pct.next_to(rect, RIGHT, buff=0.12)
-                bars.add(VGroup(rect, pct))
-            self.play(*[GrowFromEdge(bar, LEFT) for bar in bars], run_time=b.rt(0.2, 1.4))
-            self.play(cards[0].frame.animate.set_stroke(theme.GOOD, width=4),
-                      Indicate(bars[0], color=theme.GOOD), run_time=b.rt(0.1, 0.8))
+            b.until("match")
+            self.play(Indicate(want[1][1], color=theme.Q_COLOR), *[Create(ln) for ln in lines],
+                      run_time=b.rt(0.15, 1.0))
+            b.until("best")
+            self.play(*[ln.animate.set_stroke(width=1 + 8 * f, opacity=0.3 + 0.7 * f)
+                        for ln, f in zip(lines, FIT, strict=True)],
+                      *[c.animate.set_opacity(0.45 + 0.55 * f) for c, f in zip(cards, FIT,
+                                                                           strict=True)],
+                      cards[0].frame.animate.set_stroke(theme.GOOD, width=4),
+                      run_time=b.rt(0.2, 1.2))
 
         with self.beat("take") as b:
             self._activate(steps, 2, b)
-            self.play(*[bk.animate.shift(LEFT * PULL_MAX * float(w) / top)
-                        for bk, w in zip(books, shares, strict=True)], run_time=b.rt(0.15, 1.0))
+            b.until("pull")
+            self.play(*[bk.animate.shift(LEFT * PULL_MAX * f)
+                        for bk, f in zip(books, FIT, strict=True)], run_time=b.rt(0.15, 1.2))
+            self.play(*[bk.animate.set_opacity(0.35 + 0.65 * f)
+                        for bk, f in zip(books, FIT, strict=True)], run_time=b.rt(0.08, 0.6))
             notes_label = theme.text(self.s("notes"), theme.SMALL_SIZE, theme.V_COLOR)
+            theme.fit(notes_label, NOTES_W + 0.1)
             slot = Rectangle(width=NOTES_W, height=0.44).set_stroke(theme.MUTED, width=2)
             notes = VGroup(notes_label, slot).arrange(DOWN, buff=0.15)
-            notes.move_to(RIGHT * LEFT_X + UP * (ROWS_Y[-1] + 0.1))
-            self.play(FadeIn(notes), run_time=b.rt(0.08, 0.5))
+            notes.move_to(RIGHT * NOTES_X + UP * (ROWS_Y[1] + ROWS_Y[2]) / 2)
+            total = sum(FIT)
             x = slot.get_left()[0]
             chunks = VGroup()
-            for r, w in enumerate(shares):
-                shade = 1.0 - 0.7 * r / max(1, len(shares) - 1)
-                width = max(0.02, float(w) * NOTES_W)
+            for r, f in enumerate(FIT):
+                shade = 1.0 - 0.7 * r / max(1, n - 1)
+                width = max(0.02, f / total * NOTES_W)
                 chunk = Rectangle(width=width, height=slot.height).set_stroke(theme.BG, width=2)
                 chunk.set_fill(theme.V_COLOR, shade).move_to(slot).align_to(RIGHT * x, LEFT)
                 x += width
                 chunks.add(chunk)
-            for bk, chunk in zip(books, chunks, strict=True):
-                self.play(TransformFromCopy(bk[0], chunk), run_time=b.rt(0.1, 0.7))
-
-        with self.beat("why_split") as b:
-            self.play(Indicate(cards[0], color=theme.K_COLOR, scale_factor=1.08),
-                      run_time=b.rt(0.2, 1.2))
-            self.play(Indicate(books[0], color=theme.V_COLOR, scale_factor=1.15),
+            b.until("mix")
+            self.play(FadeIn(notes), run_time=b.rt(0.06, 0.4))
+            self.play(*[TransformFromCopy(bk[0], chunk) for bk, chunk in zip(books, chunks,
+                                                                             strict=True)],
                       run_time=b.rt(0.2, 1.2))
 
         with self.beat("recap") as b:
-            keep = (header, want, cards[0], books[0])
+            keep = (header, steps, *steps, want, cards[0], books[0])
             self.play(*[FadeOut(m) for m in self.mobjects if m not in keep],
                       run_time=b.rt(0.1, 0.5))
             arrow_1 = self._arrow()
@@ -132,10 +148,19 @@ class LibraryScene(NarratedScene):
             VGroup(row, legend).arrange(DOWN, buff=0.6).move_to(theme.CONTENT_CENTER)
             legend.set_x(0)
             self.play(want.animate.move_to(row[0]), cards[0].animate.move_to(row[2]),
-                      books[0].animate.move_to(row[4]), run_time=b.rt(0.15, 1.0))
-            self.play(FadeIn(arrow_1), FadeIn(arrow_2), run_time=b.rt(0.08, 0.4))
-            for line in legend:
-                self.play(FadeIn(line, shift=0.1 * RIGHT), run_time=b.rt(0.08, 0.5))
+                      books[0].animate.move_to(row[4]), FadeIn(arrow_1), FadeIn(arrow_2),
+                      run_time=min(b.rt(0.15, 1.0), b.time_to("q")))
+            for line, mark, part in zip(legend, ("q", "k", "v"), (want, cards[0], books[0]),
+                                        strict=True):
+                b.until(mark)
+                self.play(FadeIn(line, shift=0.1 * RIGHT), Indicate(part, scale_factor=1.08,
+                                                                    color=line[2].color),
+                          run_time=b.rt(0.08, 0.6))
+            b.until("steps")
+            self.play(*[s.animate.set_color(theme.ACCENT) for s in steps],
+                      run_time=b.rt(0.05, 0.4))
+            for step in steps:
+                self.play(Indicate(step, color=theme.ACCENT), run_time=b.rt(0.08, 0.6))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _activate(self, steps: VGroup, k: int, b) -> None:
