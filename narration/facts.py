@@ -91,6 +91,8 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["we.weights"] = _vec(w.weights)
     f["we.output"] = _vec(w.output)
     f["we.top_token"] = {lang: t[derived.worked_top] for lang, t in we.tokens.items()}
+    others = tuple(i for i in range(len(we.tokens["en"])) if i != we.query)
+    f["we.others"] = {lang: _joined(others, we.tokens, lang) for lang in we.tokens}
     for i, x in enumerate(derived.worked_exp):
         f[f"we.exp.{i}"] = float(x)
     f["we.exp_total"] = derived.worked_exp_total

@@ -1,4 +1,5 @@
-"""The worked example: the four steps on a three-word sentence, every value from qkv_math."""
+"""The worked example: the four steps on three words, every value from qkv_math, each one
+shown as the voice reads it."""
 
 from __future__ import annotations
 
@@ -7,24 +8,29 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Create,
     FadeIn,
     FadeOut,
     GrowFromEdge,
     Indicate,
+    LaggedStart,
+    Line,
+    Mobject,
     Rectangle,
     SurroundingRectangle,
-    TransformFromCopy,
     VGroup,
-    Write,
 )
 
 from scenes import theme
-from scenes.base import NarratedScene
+from scenes.base import BeatClock, NarratedScene
 
 ROW_H = 0.82
 CELL = 34  # this scene's table is the focus: larger than the theme's body text
 HEAD = 26
-BAR_LEN = 3.2
+BAR_LEN = 3.0
+CALC_Y = theme.CONTENT_BOTTOM + 0.6  # the line where each step's arithmetic is written out
+# table columns
+TOKEN, QCOL, KCOL, VCOL, SCORE, SCALED, EXP, WEIGHT = range(8)
 
 
 class WorkedExampleScene(NarratedScene):
@@ -36,87 +42,144 @@ class WorkedExampleScene(NarratedScene):
         tokens = we.tokens[self.lang]
         qi = we.query
         n = len(tokens)
+        exps, total = self.derived.worked_exp, self.derived.worked_exp_total
+        others = [i for i in range(n) if i != qi]
 
         with self.beat("intro") as b:
-            self.header = self.title_card(b)
-            self.table = self._build_table(tokens, we, att)
-            self.play(FadeIn(VGroup(*self.table[:4]), shift=0.1 * DOWN), run_time=b.rt(0.2, 1.0))
+            self.title_card(b)
+            table = self.table = self._build_table(tokens, we, att, exps, total)
+            marks = ("ta", "tb", "tc")
+            for i in range(n):
+                if i < len(marks):
+                    b.until(marks[i])
+                first = [FadeIn(table[TOKEN][0])] if i == 0 else []
+                self.play(*first, FadeIn(table[TOKEN][1][i], shift=0.1 * RIGHT),
+                          run_time=b.rt(0.03, 0.3))
+            b.until("qkv")
+            self.play(LaggedStart(*[FadeIn(table[c], shift=0.1 * DOWN)
+                                    for c in (QCOL, KCOL, VCOL)], lag_ratio=0.4),
+                      run_time=b.rt(0.2, 1.5))
 
         with self.beat("query") as b:
-            row = VGroup(*[col[1][qi] for col in self.table])
-            box = SurroundingRectangle(row, color=theme.Q_COLOR, buff=0.1)
-            self.play(Write(box), run_time=b.rt(0.2, 0.8))
-            self.play(Indicate(self.table[1][1][qi], color=theme.Q_COLOR), run_time=b.rt(0.2, 1.0))
-            self.query_box = box
+            row = VGroup(*[table[c][1][qi] for c in (TOKEN, QCOL, KCOL, VCOL)])
+            box = SurroundingRectangle(row, color=theme.Q_COLOR, buff=0.12)
+            b.until("query")
+            self.play(Create(box), run_time=b.rt(0.1, 0.6))
+            b.until("q")
+            self.play(Indicate(table[QCOL][1][qi], color=theme.Q_COLOR), run_time=b.rt(0.15, 1.0))
+            b.until("keys")
+            self.play(LaggedStart(*[Indicate(k, color=theme.K_COLOR, scale_factor=1.1)
+                                    for k in table[KCOL][1]],
+                                  lag_ratio=0.3), run_time=b.rt(0.25, 1.5))
 
         with self.beat("scores") as b:
-            step = self._step_label(self.s("step1"))
-            self.play(FadeIn(step), run_time=b.rt(0.1, 0.5))
-            col = self.table[4]
-            self.add(col[0])
+            self.step = self._step_label(self.s("step1"))
+            b.until("step")
+            self.play(FadeIn(self.step), FadeIn(table[SCORE][0]), run_time=b.rt(0.08, 0.5))
             calc = None
-            for i in range(n):
-                new_calc = self._dot_line(we.Q[qi], we.K[i], att.scores[i])
+            for i, mark in zip(range(n), ("sa", "sb", "sc"), strict=False):
+                line = self._dot_line(we.Q[qi], we.K[i], att.scores[i])
+                b.until(mark)
                 swap = [FadeOut(calc)] if calc is not None else []
-                self.play(*swap, FadeIn(new_calc), run_time=b.rt(0.06, 0.4))
-                self.play(
-                    TransformFromCopy(VGroup(self.table[1][1][qi], self.table[2][1][i]),
-                                      col[1][i]),
-                    Indicate(self.table[2][1][i], color=theme.K_COLOR),
-                    run_time=b.rt(0.1, 0.7),
-                )
-                self.wait(b.rt(0.08, 0.8))
-                calc = new_calc
-            self.play(FadeOut(calc), run_time=b.rt(0.05, 0.3))
-            self.step = step
+                # entry by entry: the two vectors, then the products, then their sum
+                self.play(*swap, FadeIn(line[0]), Indicate(table[KCOL][1][i], color=theme.K_COLOR),
+                          run_time=b.rt(0.04, 0.4))
+                self.play(FadeIn(line[1], shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
+                self.play(FadeIn(line[2], shift=0.1 * RIGHT), run_time=b.rt(0.03, 0.3))
+                self._land(line[2][-1], table[SCORE][1][i], b)
+                calc = line
+            self.calc = calc
 
         with self.beat("scale") as b:
-            self._swap_step(self.s("step2"), b)
-            col = self.table[5]
-            self.play(FadeIn(col[0]), *[TransformFromCopy(self.table[4][1][i], col[1][i])
-                                       for i in range(n)], run_time=b.rt(0.3, 1.2))
+            div = VGroup(theme.text(self.s("scaled"), CELL, theme.ACCENT), theme.text("≈", CELL),
+                         theme.text(self.num(self.derived.worked.d ** 0.5, 2), CELL,
+                                    theme.ACCENT))
+            div.arrange(RIGHT, buff=0.18).move_to(UP * CALC_Y)
+            b.until("sqrt")
+            self.play(*self._swap_step(self.s("step2")), FadeOut(self.calc),
+                      FadeIn(table[SCALED][0]), run_time=b.rt(0.05, 0.4))
+            self.play(FadeIn(div, shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
+            b.until("scaled")
+            self.play(LaggedStart(*[FadeIn(c, shift=0.3 * RIGHT) for c in table[SCALED][1]],
+                                  lag_ratio=0.6), run_time=b.rt(0.3, 2.4))
+            self.calc = div
 
         with self.beat("softmax") as b:
-            self._swap_step(self.s("step3"), b)
-            col = self.table[6]
-            self.play(FadeIn(col[0]), *[GrowFromEdge(m, LEFT) for m in col[1]],
-                      run_time=b.rt(0.35, 1.5))
-            self.weights_col = col
+            b.until("exp")
+            self.play(*self._swap_step(self.s("step3")), FadeOut(self.calc),
+                      FadeIn(table[EXP][0]), run_time=b.rt(0.1, 0.6))
+            for i, mark in zip(range(n), ("ea", "eb", "ec"), strict=False):
+                b.until(mark)
+                self.play(FadeIn(table[EXP][1][i], shift=0.2 * RIGHT),
+                          Indicate(table[SCALED][1][i], color=theme.ACCENT),
+                          run_time=b.rt(0.06, 0.5))
+            b.until("total")
+            self.play(FadeIn(table[EXP][2], shift=0.1 * DOWN), run_time=b.rt(0.1, 0.6))
+
+        with self.beat("weights") as b:
+            divs = VGroup()
+            for i in range(n):
+                divs.add(VGroup(theme.text(self.num(exps[i], 2), CELL),
+                                theme.text("÷", CELL), theme.text(self.num(total, 2), CELL),
+                                theme.text("=", CELL),
+                                theme.text(self.pct(att.weights[i]), CELL, theme.Q_COLOR))
+                         .arrange(RIGHT, buff=0.12))
+            divs.arrange(RIGHT, buff=0.6)
+            theme.fit(divs, theme.CONTENT_W).move_to(UP * CALC_Y)
+            b.until("div")
+            self.play(Indicate(table[EXP][2], color=theme.FG), run_time=b.rt(0.08, 0.6))
+            b.until("w")
+            self.play(FadeIn(table[WEIGHT][0]), run_time=b.rt(0.04, 0.3))
+            for i in range(n):
+                self.play(FadeIn(divs[i], shift=0.1 * RIGHT),
+                          GrowFromEdge(table[WEIGHT][1][i], LEFT), run_time=b.rt(0.08, 0.8))
+            b.until("one")
+            self.play(Indicate(table[WEIGHT][1], color=theme.Q_COLOR, scale_factor=1.05),
+                      run_time=b.rt(0.12, 1.0))
+            self.calc = divs
 
         with self.beat("weighted_sum") as b:
-            self._swap_step(self.s("step4"), b)
             terms = VGroup()
             for i in range(n):
                 w = theme.text(self.num(att.weights[i], 2), CELL, theme.Q_COLOR)
                 times = theme.text("×", CELL)
                 v = theme.text(self.vec(we.V[i]), CELL, theme.V_COLOR)
-                term = VGroup(w, times, v).arrange(RIGHT, buff=0.1)
-                terms.add(term)
-                if i < n - 1:
-                    terms.add(theme.text("+", CELL))
+                terms.add(VGroup(w, times, v).arrange(RIGHT, buff=0.1))
+            pluses = [theme.text("+", CELL) for _ in range(n - 1)]
             eq = theme.text("=", CELL)
             out = theme.text(self.vec(att.output, 2), CELL, theme.GOOD, weight="BOLD")
-            line = VGroup(*terms, eq, out).arrange(RIGHT, buff=0.18)
-            theme.fit(line, theme.CONTENT_W)
-            line.next_to(self.table, DOWN, buff=0.5).set_x(0)
-            if line.get_bottom()[1] < theme.CONTENT_BOTTOM:
-                line.shift(UP * (theme.CONTENT_BOTTOM - line.get_bottom()[1]))
-            self.play(FadeIn(VGroup(*terms)), run_time=b.rt(0.25, 1.2))
-            self.play(FadeIn(eq), Write(out), run_time=b.rt(0.2, 1.0))
-            self.out = out
+            parts = [terms[0]]
+            for i in range(1, n):
+                parts += [pluses[i - 1], terms[i]]
+            line = VGroup(*parts, eq, out).arrange(RIGHT, buff=0.18)
+            theme.fit(line, theme.CONTENT_W).move_to(UP * CALC_Y)
+            b.until("mix")
+            self.play(*self._swap_step(self.s("step4")), FadeOut(self.calc),
+                      run_time=b.rt(0.08, 0.5))
+            for i in range(n):
+                extra = [FadeIn(pluses[i - 1])] if i else []
+                self.play(*extra, FadeIn(terms[i], shift=0.1 * UP),
+                          Indicate(table[VCOL][1][i], color=theme.V_COLOR, scale_factor=1.1),
+                          run_time=b.rt(0.1, 0.8))
+            b.until("out")
+            self.play(FadeIn(eq), FadeIn(out, scale=1.2), run_time=b.rt(0.12, 0.8))
 
         with self.beat("meaning") as b:
             label = theme.text(self.s("result"), HEAD, theme.GOOD)
-            label.next_to(self.out, DOWN, buff=0.15)
-            if label.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
-                label.align_to(self.out, RIGHT)
-            self.play(FadeIn(label), Indicate(self.out, color=theme.GOOD), run_time=b.rt(0.3, 1.2))
-            self.play(*[Indicate(m, color=theme.Q_COLOR) for m in self.weights_col[1]],
-                      run_time=b.rt(0.3, 1.2))
+            label.next_to(out, UP, buff=0.25).align_to(out, RIGHT)
+            b.until("new")
+            self.play(FadeOut(table[EXP][2]), FadeIn(label, shift=0.1 * UP),
+                      Indicate(out, color=theme.GOOD), run_time=b.rt(0.15, 1.0))
+            b.until("blend")
+            self.play(*[Indicate(VGroup(table[WEIGHT][1][i], table[VCOL][1][i]),
+                                 color=theme.Q_COLOR, scale_factor=1.0) for i in others],
+                      *[Indicate(terms[i], color=theme.GOOD, scale_factor=1.0) for i in others],
+                      run_time=b.rt(0.2, 1.5))
 
     # -- layout helpers -------------------------------------------------------------------------
-    def _build_table(self, tokens, we, att) -> VGroup:
-        """All seven columns, laid out and centred once; later steps reveal columns 4-6."""
+    def _build_table(self, tokens, we, att, exps, total) -> VGroup:
+        """All eight columns, laid out and centred once; the steps reveal them one by one.
+        The eˣ column carries a third part: the total under it."""
         bars = []
         for w in att.weights:
             rect = Rectangle(width=max(0.02, w * BAR_LEN), height=0.36)
@@ -135,6 +198,7 @@ class WorkedExampleScene(NarratedScene):
              False),
             (self.s("scaled"), [theme.text(self.num(x, 2), CELL) for x in att.scaled],
              theme.ACCENT, False),
+            (self.s("exp"), [theme.text(self.num(x, 2), CELL) for x in exps], theme.FG, False),
             (self.s("weight"), bars, theme.Q_COLOR, True),
         ]
         table = VGroup()
@@ -144,9 +208,20 @@ class WorkedExampleScene(NarratedScene):
             col = self._make_column(head, cells, color, top, align_left)
             col.shift(RIGHT * (x - col.get_left()[0]))
             table.add(col)
-            x = col.get_right()[0] + 0.5
+            x = col.get_right()[0] + 0.45
+        natural = table.width
         theme.fit(table, theme.CONTENT_W)
         table.set_x(0)
+        k = table.width / natural  # the fit's scale, for the pieces added below
+        exp_col = table[EXP]
+        value = theme.text(self.num(total, 2), CELL, weight="BOLD").scale(k)
+        name = theme.text(self.s("total"), HEAD, theme.MUTED).scale(k)
+        rule = Line(LEFT, RIGHT, color=theme.MUTED, stroke_width=2)
+        rule.set_width(exp_col[1].width + 0.2)
+        rule.next_to(exp_col[1], DOWN, buff=0.2).set_x(exp_col[1].get_x())
+        value.next_to(rule, DOWN, buff=0.14).set_x(exp_col[1].get_x())
+        name.next_to(value, LEFT, buff=0.2)
+        exp_col.add(VGroup(rule, name, value))
         return table
 
     def _make_column(self, head, cells, color, top, align_left=False) -> VGroup:
@@ -161,26 +236,35 @@ class WorkedExampleScene(NarratedScene):
         return VGroup(header, body)
 
     def _dot_line(self, q, k, score) -> VGroup:
-        """q · k = a×b + c×d = score, in the Q/K colours, centred below the table."""
-        parts: list = [theme.text(self.vec(q), CELL, theme.Q_COLOR), theme.text("·", CELL),
-                       theme.text(self.vec(k), CELL, theme.K_COLOR), theme.text("=", CELL)]
+        """q · k = a×b + c×d = score, in three parts (vectors, products, sum) on the calc line."""
+        vecs = VGroup(theme.text(self.vec(q), CELL, theme.Q_COLOR), theme.text("·", CELL),
+                      theme.text(self.vec(k), CELL, theme.K_COLOR), theme.text("=", CELL))
+        prods = VGroup()
         for j, (a, c) in enumerate(zip(q, k, strict=True)):
             if j:
-                parts.append(theme.text("+", CELL))
-            parts += [theme.text(self.num(a), CELL, theme.Q_COLOR), theme.text("×", CELL),
-                      theme.text(self.num(c), CELL, theme.K_COLOR)]
-        parts += [theme.text("=", CELL), theme.text(self.num(score), CELL, weight="BOLD")]
-        line = VGroup(*parts).arrange(RIGHT, buff=0.14)
+                prods.add(theme.text("+", CELL))
+            prods.add(theme.text(self.num(a), CELL, theme.Q_COLOR), theme.text("×", CELL),
+                      theme.text(self.num(c), CELL, theme.K_COLOR))
+        total = VGroup(theme.text("=", CELL), theme.text(self.num(score), CELL))
+        for g in (vecs, prods, total):
+            g.arrange(RIGHT, buff=0.14)
+        line = VGroup(vecs, prods, total).arrange(RIGHT, buff=0.14)
         theme.fit(line, theme.CONTENT_W)
-        return line.next_to(self.table, DOWN, buff=0.5).set_x(0)
+        return line.move_to(UP * CALC_Y)
 
-    def _step_label(self, s: str):
+    def _land(self, result: Mobject, cell: Mobject, b: BeatClock) -> None:
+        """A copy of the result moves into its table cell (same text: a move, not a morph)."""
+        flying = result.copy()
+        self.play(flying.animate.move_to(cell).match_height(cell), run_time=b.rt(0.05, 0.45))
+        self.remove(flying)
+        self.add(cell)
+
+    def _step_label(self, s: str) -> Mobject:
         label = theme.text(s, theme.BODY_SIZE, theme.ACCENT)
         label.to_edge(LEFT, buff=theme.MARGIN + 0.2).set_y(theme.CONTENT_TOP - 0.25)
         return label
 
-    def _swap_step(self, s: str, b) -> None:
-        new = self._step_label(s)
-        self.play(self.step.animate.become(new), run_time=b.rt(0.1, 0.5))
-
-
+    def _swap_step(self, s: str) -> list:
+        """Cross-fade the step label (text never morphs into other text)."""
+        old, self.step = self.step, self._step_label(s)
+        return [FadeOut(old, shift=0.15 * UP), FadeIn(self.step, shift=0.15 * UP)]
