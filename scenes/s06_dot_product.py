@@ -116,7 +116,7 @@ class DotProductScene(NarratedScene):
         q_name.align_to(RIGHT * (xs[0] + widths[0] / 2), RIGHT)
         for m in (head_word, *names):
             m.align_to(RIGHT * (xs[0] + widths[0] / 2), RIGHT)
-        sep = Line(LEFT * (total / 2) + UP * (y_q - 0.42), RIGHT * (total / 2) + UP * (y_q - 0.42),
+        sep = Line(LEFT * (total / 2) + UP * (y_q - 0.4), RIGHT * (total / 2) + UP * (y_q - 0.4),
                    color=theme.MUTED, stroke_width=2)
         k_rows = [VGroup(names[i], *k_cells[i]) for i in range(n)]
 
