@@ -1,4 +1,8 @@
-"""Recap of the four steps, then four questions, each with a countdown before its answer."""
+"""Recap of the four steps on the formula, then four questions, each with a short countdown.
+
+The recap writes the formula as the formula scene does and lights each part as its step is
+named. Each answer is revealed line by line as the voice reaches it.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +17,12 @@ from manim import (
     Circle,
     FadeIn,
     FadeOut,
-    LaggedStart,
     Mobject,
+    Rectangle,
+    ReplacementTransform,
     ValueTracker,
     VGroup,
+    Write,
     always_redraw,
     rate_functions,
 )
@@ -24,10 +30,20 @@ from manim import (
 from scenes import theme
 from scenes.base import NarratedScene
 
-COUNTDOWN_SECONDS = 5  # the silent pause before each answer (a timing, not an example value)
+COUNTDOWN_SECONDS = 3  # the silent pause before each answer (a timing, not an example value)
 RING_R = 1.0
 RING_CENTER = DOWN * 0.4
 QUESTION_Y = 1.6
+LINE_MARKS = "bcd"  # answer line i + 1 appears at cue mark LINE_MARKS[i]; the first at once
+# The formula, labelled like the formula scene's so each step's part can be lit.
+EXPR = (
+    '"Attention"({{ Q : q1 }}, {{ K : k1 }}, {{ V : v1 }}) = {{ "softmax" : sm }} '
+    "( {{ {{ Q : q }} {{ K^T : k }} : qk }} / {{ sqrt(d) : sd }} ) "
+    "{{ dot : dot }} {{ V : v }}"
+)
+STEP_PARTS = ("qk", "sd", "sm", "v")  # the formula part of each of the four steps
+STEP_MARKS = ("score", "scale", "share", "blend")  # the cue mark naming each step
+ROW_SP = 0.68  # recap rows spacing
 
 
 class RecapQuizScene(NarratedScene):
@@ -36,19 +52,42 @@ class RecapQuizScene(NarratedScene):
     def narrate(self) -> None:
         with self.beat("recap") as b:
             header = self.title_card(b)
-            lines = self._recap_lines()
-            formula = theme.formula('"softmax"((Q K^T) / sqrt(d)) V', 52)
-            formula.next_to(lines, DOWN, buff=0.6)
-            VGroup(lines, formula).move_to(theme.CONTENT_CENTER)
-            self.play(LaggedStart(*[FadeIn(line, shift=0.1 * RIGHT) for line in lines],
-                                  lag_ratio=0.9), run_time=b.rt(0.6, 9.0))
-            self.play(FadeIn(formula, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
+            f = theme.formula(EXPR, size=50)
+            theme.fit(f, theme.CONTENT_W)
+            f.move_to(UP * (theme.CONTENT_TOP - 0.15 - f.height / 2))
+            for part, color in (("q1", theme.Q_COLOR), ("q", theme.Q_COLOR),
+                                ("k1", theme.K_COLOR), ("k", theme.K_COLOR),
+                                ("v1", theme.V_COLOR), ("v", theme.V_COLOR)):
+                f.select(part).set_color(color)
+            name = theme.text(self.s("name"), theme.BODY_SIZE, theme.ACCENT)
+            name.next_to(f, DOWN, buff=0.3)
+            rows = self._recap_rows()
+            theme.fit(rows, theme.CONTENT_W, name.get_bottom()[1] - 0.45 - theme.CONTENT_BOTTOM
+                      - 0.1)
+            rows.next_to(name, DOWN, buff=0.45)
+            b.until("f")
+            self.play(Write(f), run_time=max(0.5, min(1.2, b.time_to("name"))))
+            b.until("name")
+            self.play(FadeIn(name, shift=0.1 * UP), run_time=b.rt(0.05, 0.6))
+            lit = None
+            for k, (row, part, mark) in enumerate(zip(rows, STEP_PARTS, STEP_MARKS, strict=True),
+                                                  start=1):
+                b.until(mark)
+                box = self._glow(f.select(part))
+                light = [ReplacementTransform(lit, box) if lit else FadeIn(box)]
+                if k > 1:
+                    light.append(rows[k - 2][0].animate.set_color(theme.MUTED))
+                self.play(*light, FadeIn(row, shift=0.1 * RIGHT), run_time=b.rt(0.05, 0.6))
+                lit = box
 
-        answer_colors = {
-            4: (theme.K_COLOR, theme.V_COLOR, theme.Q_COLOR),
-        }
         questions = self.items("q")
         labels = self.items("qlabel")
+        line_colors = {
+            1: (theme.GOOD, theme.FG, theme.FG, theme.FG),
+            2: (theme.FG, theme.FG, theme.GOOD, theme.GOOD),
+            3: (theme.FG, theme.FG, theme.GOOD),
+            4: (theme.K_COLOR, theme.V_COLOR, theme.Q_COLOR),
+        }
         for n, (label, question) in enumerate(zip(labels, questions, strict=True), start=1):
             with self.beat(f"q{n}") as b:
                 self.clear_content(b, keep=(header,))
@@ -61,28 +100,42 @@ class RecapQuizScene(NarratedScene):
                 self.play(FadeIn(tag), run_time=b.rt(0.1, 0.5))
                 self.play(FadeIn(q, shift=0.1 * DOWN), run_time=b.rt(0.1, 0.9))
 
-            with self.beat(f"think{n}", at_least=COUNTDOWN_SECONDS + 0.5):
+            with self.beat(f"think{n}", at_least=COUNTDOWN_SECONDS + 0.2):
                 clock = self._countdown()
 
             with self.beat(f"a{n}") as b:
-                self.play(FadeOut(clock), run_time=b.rt(0.1, 0.4))
-                colors = answer_colors.get(n)
-                panel = self._answer(self.items(f"a{n}"), colors)
-                self.play(FadeIn(panel[0]), FadeIn(panel[1]), run_time=b.rt(0.1, 0.6))
-                for line in panel[2]:
-                    self.play(FadeIn(line, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.9))
-                    self.wait(b.rt(0.1, 2.5))
+                panel = self._answer(self.items(f"a{n}"), line_colors[n], q)
+                self.play(FadeOut(clock), run_time=b.rt(0.02, 0.2))
+                self.play(FadeIn(panel[0]), FadeIn(panel[1]),
+                          FadeIn(panel[2][0], shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
+                for mark, line in zip(LINE_MARKS, panel[2][1:], strict=False):
+                    b.until(mark)
+                    self.play(FadeIn(line, shift=0.1 * RIGHT), run_time=b.rt(0.08, 0.6))
 
     # -- pieces ---------------------------------------------------------------------------------
-    def _recap_lines(self) -> VGroup:
+    def _recap_rows(self) -> VGroup:
+        """One row per step: its mark, its name and a short gloss in a second column."""
+        heads = [VGroup(theme.text(m, 34, theme.ACCENT, weight="BOLD"),
+                        theme.text(s, 32, theme.FG, weight="BOLD")).arrange(RIGHT, buff=0.25)
+                 for m, s in zip(self.items("marks"), self.items("steps"), strict=True)]
+        glosses = [theme.text(g, 28, theme.MUTED) for g in self.items("glosses")]
+        col = max(h.width for h in heads) + 0.6
         rows = VGroup()
-        for mark, step in zip(self.items("marks"), self.items("steps"), strict=True):
-            m = theme.text(mark, 38, theme.ACCENT, weight="BOLD")
-            t = theme.text(step, 36, theme.FG)
-            rows.add(VGroup(m, t).arrange(RIGHT, buff=0.3))
-        rows.arrange(DOWN, aligned_edge=LEFT, buff=0.4)
+        for k, (h, g) in enumerate(zip(heads, glosses, strict=True)):
+            h.move_to(DOWN * ROW_SP * k, aligned_edge=LEFT)
+            g.move_to(RIGHT * col + DOWN * ROW_SP * k, aligned_edge=LEFT)
+            g.align_to(h[1], DOWN)
+            rows.add(VGroup(h[0], h[1], g))
         theme.fit(rows, theme.CONTENT_W - 1.0)
-        return rows
+        return rows.set_x(0)
+
+    @staticmethod
+    def _glow(part: Mobject) -> Rectangle:
+        """A soft patch behind a formula part: lights it without a frame cutting through
+        the fraction bar next to it."""
+        patch = Rectangle(width=part.width + 0.16, height=part.height + 0.1)
+        patch.set_stroke(theme.ACCENT, 0).set_fill(theme.ACCENT, 0.32).move_to(part)
+        return patch.set_z_index(-1)
 
     def _countdown(self) -> VGroup:
         """A ring that empties and a digit that counts down, one second per step.
@@ -115,14 +168,17 @@ class RecapQuizScene(NarratedScene):
     def _digit(k: int) -> Mobject:
         return theme.text(str(k), 64, theme.FG, weight="BOLD").move_to(RING_CENTER)
 
-    def _answer(self, lines: tuple[str, ...], colors: tuple[str, ...] | None) -> VGroup:
-        colors = colors or (theme.GOOD,) + (theme.FG,) * (len(lines) - 1)
-        texts = VGroup(*[theme.text(s, 30, c) for s, c in zip(lines, colors, strict=True)])
-        texts.arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        theme.fit(texts, theme.CONTENT_W - 2.0)
-        box = theme.panel(max(texts.width + 1.0, 6.0), texts.height + 0.9, theme.GOOD)
-        box.move_to(RING_CENTER + DOWN * 0.2)
-        texts.move_to(box).shift(DOWN * 0.1)
+    def _answer(self, lines: tuple[str, ...], colors: tuple[str, ...], above: Mobject
+                ) -> VGroup:
+        """A panel below the question; its lines are returned unshown, in order."""
+        texts = VGroup(*[theme.text(s, 32, c) for s, c in zip(lines, colors, strict=True)])
+        texts.arrange(DOWN, aligned_edge=LEFT, buff=0.32)
+        top = above.get_bottom()[1] - 0.45
+        room = top - theme.CONTENT_BOTTOM - 0.1
+        theme.fit(texts, theme.CONTENT_W - 2.0, room - 0.9)
+        box = theme.panel(max(texts.width + 1.2, 6.5), texts.height + 0.9, theme.GOOD)
+        box.move_to(UP * (top - room / 2))  # centred in the room below the question
+        texts.move_to(box)
         label = theme.text(self.s("answer"), theme.SMALL_SIZE, theme.GOOD, weight="BOLD")
         label.next_to(box.get_corner(UP + LEFT), RIGHT, buff=0.3)
         label.set_y(box.get_top()[1])
