@@ -50,11 +50,12 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                    help="low = 480p15, medium = 720p30, high = 1080p60 (default: high)")
     p.add_argument("--scenes", metavar="ID[,ID]",
                    help="render only these scenes, in video order (default: all; see --list)")
-    p.add_argument("--tts", choices=["auto", "edge", "offline"], default="auto",
+    p.add_argument("--tts", choices=["auto", "edge", "offline", "espeak"], default="auto",
                    help="voice: auto = online neural voice (edge-tts) if reachable, else the "
-                        "offline espeak-ng voice with a warning; edge = online only (fail if "
-                        "unreachable); offline = espeak-ng, never touches the network "
-                        "(default: auto)")
+                        "offline voice with a warning; edge = online only (fail if "
+                        "unreachable); offline = Piper (en_US-joe-medium) for English and "
+                        "espeak-ng for Chinese, never touches the network; espeak = espeak-ng "
+                        "for both (default: auto)")
     p.add_argument("--numbers", type=Path, metavar="FILE",
                    help=f"TOML numbers file replacing the examples (default: {DEFAULT_NUMBERS})")
     p.add_argument("--out", type=Path, default=Path("output"), metavar="DIR",

@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenes", metavar="ID[,ID]", help="default: all")
     p.add_argument("--numbers", type=Path)
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    p.add_argument("--tts", choices=["offline", "espeak"], default="espeak",
+                   help="offline voice to time the beats with (default: espeak)")
     args = p.parse_args(argv)
     infos = discover()
     if args.scenes:
@@ -51,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     numbers = load_numbers(args.numbers)
     facts = build_facts(numbers, derive(numbers))
     numbers_path = (args.numbers or DEFAULT_NUMBERS).resolve()
-    engine = choose_engine("offline", warn=print)
+    engine = choose_engine(args.tts, warn=print)
     cache = AudioCache(args.cache)
     bad = False
     langs = LANGS if args.lang == "all" else (args.lang,)

@@ -1,4 +1,4 @@
-"""Text-to-speech: engines (edge online, espeak-ng offline), engine choice and clip cache.
+"""Text-to-speech: engines (edge online; Piper and espeak-ng offline), choice and clip cache.
 
 Importing this package never imports the online engine (``narration.tts.edge``).
 """
@@ -6,7 +6,7 @@ Importing this package never imports the online engine (``narration.tts.edge``).
 from narration.tts.base import DEFAULT_RATE, SAMPLE_RATE, Engine
 from narration.tts.cache import AudioCache
 from narration.tts.espeak import EspeakEngine
-from narration.tts.select import MODES, AutoEngine, choose_engine
+from narration.tts.select import MODES, AutoEngine, OfflineEngine, choose_engine
 
 __all__ = [
     "DEFAULT_RATE",
@@ -16,5 +16,6 @@ __all__ = [
     "AutoEngine",
     "Engine",
     "EspeakEngine",
+    "OfflineEngine",
     "choose_engine",
 ]

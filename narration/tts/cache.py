@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from narration.tts.base import DEFAULT_RATE, Engine, atomic_write_text, wav_duration
-from narration.tts.select import AutoEngine
+from narration.tts.select import route
 from narration.types import Clip, WordTiming
 
 FORMAT_VERSION = "qkv-tts/1 wav48k-mono-s16"
@@ -27,8 +27,9 @@ class AudioCache:
 
     Both files are written atomically, the JSON last: a clip counts as cached only when
     its JSON is present and valid, so an interrupted run never yields a half-written clip.
-    With an :class:`AutoEngine` the clip is keyed under, and reported as, the engine that
-    actually spoke; an online-voice clip already cached is used without any network access.
+    With a composite engine (``AutoEngine``, ``OfflineEngine``) the clip is keyed under, and
+    reported as, the concrete engine that actually spoke; an online-voice clip already
+    cached is used without any network access.
     """
 
     def __init__(self, root: Path) -> None:
@@ -53,9 +54,7 @@ class AudioCache:
         """
         voice = voice or engine.default_voice(lang)
         rate = DEFAULT_RATE if rate is None else rate
-        if isinstance(engine, AutoEngine):
-            return engine.run(lambda eng, v: self._get_or_make(eng, text, v, rate), voice)
-        return self._get_or_make(engine, text, voice, rate)
+        return route(engine, lambda eng, v: self._get_or_make(eng, text, v, rate), voice)
 
     def lookup(self, engine_name: str, text: str, voice: str, rate: int | str) -> Clip | None:
         """The cached clip, or None if missing or unreadable."""

@@ -253,6 +253,7 @@ class EspeakEngine:
     """
 
     name = "espeak"
+    label = "espeak-ng"
 
     def default_voice(self, lang: str) -> str:
         """espeak voice for ``lang``."""

@@ -1,4 +1,9 @@
-"""Choosing the voice engine: "auto" (online, falling back to offline), "edge", "offline"."""
+"""Choosing the voice engine: "auto" (online, falling back to offline), "edge", "offline",
+"espeak".
+
+"offline" is Piper for English and espeak-ng for Chinese (``OfflineEngine``); "espeak" is
+espeak-ng for both, so nothing depends on Piper being importable.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,83 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from narration.tts.base import Engine, lang_of_voice
+from narration.tts.base import Engine, lang_key, lang_of_voice
 from narration.tts.espeak import EspeakEngine
 from narration.types import TTSUnavailable, WordTiming
 
-MODES = ("auto", "edge", "offline")
+MODES = ("auto", "edge", "offline", "espeak")
 AUTO_TIMEOUT = 3.0
 """Seconds auto mode waits on the online voice before giving up on it for the run."""
 
 T = TypeVar("T")
+
+
+def route(engine: Engine, attempt: Callable[[Engine, str], T], voice: str) -> T:
+    """Call ``attempt`` with the concrete engine that speaks ``voice`` for ``engine``.
+
+    Composite engines (``AutoEngine``, ``OfflineEngine``) choose one of theirs through their
+    ``run``; plain engines are themselves. The audio cache keys clips by that engine.
+    """
+    run = getattr(engine, "run", None)
+    return run(attempt, voice) if run is not None else attempt(engine, voice)
+
+
+class OfflineEngine:
+    """The offline voice: Piper for English, espeak-ng for Chinese.
+
+    If Piper or its voice cannot be loaded, English falls back to espeak-ng with one warning.
+    """
+
+    name = "offline"
+    label = "Piper for English, espeak-ng for Chinese"
+
+    def __init__(self, warn: Callable[[str], None]) -> None:
+        self.warn = warn
+        self.espeak = EspeakEngine()
+        self._english: Engine | None = None
+        self._lock = threading.Lock()
+        self.last_engine: Engine | None = None
+
+    def english(self) -> Engine:
+        with self._lock:
+            if self._english is None:
+                from narration.tts import piper
+
+                why = piper.available()
+                if why is None:
+                    self._english = piper.PiperEngine()
+                else:
+                    self.warn(f"Piper voice unavailable: {why}; English uses espeak-ng")
+                    self._english = self.espeak
+            return self._english
+
+    def engine_for(self, lang: str) -> Engine:
+        return self.english() if lang_key(lang) == "en" else self.espeak
+
+    def default_voice(self, lang: str) -> str:
+        return self.engine_for(lang).default_voice(lang)
+
+    def run(self, attempt: Callable[[Engine, str], T], voice: str) -> T:
+        engine = self.engine_for(lang_of_voice(voice))
+        if engine is not self.espeak and lang_of_voice(voice) == "en":
+            from narration.tts.piper import PiperUnavailable
+
+            try:
+                result = attempt(engine, voice)
+            except PiperUnavailable as err:  # installed but failed to load
+                self.warn(f"Piper voice unavailable: {err}; English uses espeak-ng")
+                with self._lock:
+                    self._english = self.espeak
+                result = attempt(self.espeak, self.espeak.default_voice("en"))
+                engine = self.espeak
+        else:
+            result = attempt(engine, voice)
+        self.last_engine = engine
+        return result
+
+    def synthesize(self, text: str, voice: str, rate: int | str,
+                   out_wav: Path) -> tuple[WordTiming, ...]:
+        return self.run(lambda engine, v: engine.synthesize(text, v, rate, out_wav), voice)
 
 
 class AutoEngine:
@@ -67,8 +140,8 @@ class AutoEngine:
             else:
                 self.last_engine = self.online
                 return result
-        result = attempt(self.offline, self.offline_voice(voice))
-        self.last_engine = self.offline
+        result = route(self.offline, attempt, self.offline_voice(voice))
+        self.last_engine = getattr(self.offline, "last_engine", None) or self.offline
         return result
 
     def synthesize(
@@ -82,17 +155,21 @@ class AutoEngine:
             if self.fell_back:
                 return
             self.fell_back = True
-        self.warn(f"{exc}; falling back to the offline voice (espeak-ng) for the rest of this run")
+        label = getattr(self.offline, "label", self.offline.name)
+        self.warn(f"{exc}; falling back to the offline voice ({label}) for the rest of this run")
 
 
 def choose_engine(mode: str, warn: Callable[[str], None]) -> Engine:
-    """The engine for ``mode``: "auto", "edge" (online only) or "offline" (espeak-ng).
+    """The engine for ``mode``: "auto", "edge" (online only), "offline" (Piper for English,
+    espeak-ng for Chinese) or "espeak" (espeak-ng for both).
 
-    "offline" never imports the online engine nor touches the network. "edge" raises
-    ``TTSUnavailable("online voice unreachable: ...")`` from ``synthesize`` when offline.
+    "offline" and "espeak" never import the online engine nor touch the network. "edge"
+    raises ``TTSUnavailable("online voice unreachable: ...")`` from ``synthesize`` offline.
     """
-    if mode == "offline":
+    if mode == "espeak":
         return EspeakEngine()
+    if mode == "offline":
+        return OfflineEngine(warn)
     if mode == "edge":
         from narration.tts.edge import EdgeEngine
 
@@ -100,5 +177,5 @@ def choose_engine(mode: str, warn: Callable[[str], None]) -> Engine:
     if mode == "auto":
         from narration.tts.edge import EdgeEngine
 
-        return AutoEngine(EdgeEngine(timeout=AUTO_TIMEOUT), EspeakEngine(), warn)
+        return AutoEngine(EdgeEngine(timeout=AUTO_TIMEOUT), OfflineEngine(warn), warn)
     raise ValueError(f"unknown voice mode {mode!r}; expected one of {', '.join(MODES)}")

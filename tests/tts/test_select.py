@@ -14,7 +14,7 @@ import pytest
 from narration.tts.cache import AudioCache
 from narration.tts.edge import EdgeEngine
 from narration.tts.espeak import EspeakEngine
-from narration.tts.select import AUTO_TIMEOUT, AutoEngine, choose_engine
+from narration.tts.select import AUTO_TIMEOUT, AutoEngine, OfflineEngine, choose_engine
 from narration.types import TTSUnavailable
 
 from .helpers import CountingEdge, CountingEspeak, RecordedEdge, load_recordings
@@ -24,12 +24,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_choose_engine_modes() -> None:
-    assert isinstance(choose_engine("offline", print), EspeakEngine)
+    offline = choose_engine("offline", print)
+    assert isinstance(offline, OfflineEngine)
+    assert isinstance(offline.engine_for("zh"), EspeakEngine)
+    assert isinstance(choose_engine("espeak", print), EspeakEngine)
     assert isinstance(choose_engine("edge", print), EdgeEngine)
     auto = choose_engine("auto", print)
     assert isinstance(auto, AutoEngine)
     assert isinstance(auto.online, EdgeEngine) and auto.online.timeout == AUTO_TIMEOUT
-    assert isinstance(auto.offline, EspeakEngine)
+    assert isinstance(auto.offline, OfflineEngine)
     with pytest.raises(ValueError, match="unknown voice mode"):
         choose_engine("loud", print)
 
@@ -71,7 +74,7 @@ def test_offline_mode_never_imports_or_touches_the_network(tmp_path: Path) -> No
     assert report == {
         "attempts": [],
         "warnings": [],
-        "engines": ["espeak", "espeak"],
+        "engines": ["espeak", "piper"],
         "imported": [],
     }
 
