@@ -23,7 +23,7 @@ from qkv_math.derived import derive
 from qkv_math.numbers import load_numbers
 from scenes.registry import discover
 
-PLACEHOLDER = re.compile(r"\{[A-Za-z0-9_.]*(?::[A-Za-z0-9]*)?\}")
+PLACEHOLDER = re.compile(r"\{@[A-Za-z0-9_]*\}|\{[A-Za-z0-9_.]*(?::[A-Za-z0-9]*)?\}")
 SCRIPT_FILES = sorted(SCRIPTS_DIR.glob("*/*.toml"))
 SCENE_FILES = [s.path for s in discover()]
 
