@@ -1,24 +1,30 @@
-"""The speed-dating analogy: your checklist (Q), name badges (K), the guests' stories (V)."""
+"""The speed-dating analogy: every guest carries a checklist (Q), a badge (K) and a story (V).
+
+You are a guest too: while you read their badges, they read yours. That is the bridge to
+the projections: every word makes its own q, k and v. No numbers of the example are used.
+"""
 
 from __future__ import annotations
 
-import numpy as np
 from manim import (
     DOWN,
     LEFT,
     RIGHT,
     UP,
+    Animation,
     Circle,
-    Create,
     FadeIn,
     FadeOut,
-    GrowFromEdge,
+    FadeTransform,
     Indicate,
+    LaggedStart,
     Line,
+    Mobject,
     Polygon,
     Rectangle,
     RoundedRectangle,
     VGroup,
+    there_and_back,
 )
 
 from scenes import theme
@@ -26,95 +32,127 @@ from scenes.base import NarratedScene
 
 YOU_X = -5.3
 GUEST_X0, GUEST_STEP = -2.1, 2.55
-HEAD_Y, BODY_Y, BUBBLE_Y = 1.4, 0.22, 2.17
+HEAD_Y, BODY_Y, BUBBLE_Y = 1.15, -0.03, 1.92
 BODY_W, BODY_H = 2.1, 1.55
-BAR_BASE, BAR_MAX = -2.3, 1.15
+MINI_Y = -1.42
+LIST_TOP = -0.95
+LEGEND_Y = -2.28
+WORD_Y, CELL_Y = 1.0, -0.35
 SKIN = ("#d9c2a7", "#b9c6d6", "#c4d3b0", "#d6b9c9")
+
+
+def pulse(m: Mobject, scale: float = 1.12) -> Animation:
+    """Grow and shrink back: a highlight that keeps a filled panel's text readable."""
+    return m.animate(rate_func=there_and_back).scale(scale)
 
 
 class BlindDateScene(NarratedScene):
     scene_id = "blind_date"
 
     def narrate(self) -> None:
-        shares = np.sort(self.derived.fill_weights)[::-1]  # one share per guest, best match first
-        top = float(shares[0])
-        n = len(shares)
+        fb = self.numbers.fill_blank
+        n = len(fb.tokens[self.lang])  # one guest per earlier word of the sentence
+        xs = [GUEST_X0 + GUEST_STEP * i for i in range(n)]
 
         with self.beat("intro") as b:
-            header = self.title_card(b)
-            guests = VGroup(*[self._guest(i) for i in range(n)])
-            you = self._person(theme.FG, theme.Q_COLOR)
-            you_label = theme.text(self.s("you"), theme.SMALL_SIZE, theme.Q_COLOR).move_to(you[1])
-            you = VGroup(you, you_label).move_to(RIGHT * YOU_X + UP * 1.05)
-            self.play(*[FadeIn(g, shift=0.15 * UP) for g in guests], run_time=b.rt(0.15, 1.0))
-            self.play(FadeIn(you, shift=0.15 * RIGHT), run_time=b.rt(0.1, 0.7))
-
-        with self.beat("checklist") as b:
+            self.title_card(b)
+            guests = [self._guest(self.items(f"badge_{i}"), SKIN[i % len(SKIN)], theme.MUTED)
+                      for i in range(n)]
+            for g, x in zip(guests, xs, strict=True):
+                g.shift(RIGHT * x)
+            self.play(*[FadeIn(g.person, shift=0.15 * UP) for g in guests],
+                      run_time=min(b.rt(0.15, 1.0), b.time_to("you")))
+            you = self._guest(self.items("your_badge"), theme.FG, theme.Q_COLOR)
+            you.shift(RIGHT * YOU_X)
+            you_label = theme.text(self.s("you"), theme.SMALL_SIZE, theme.BG, weight="BOLD")
+            theme.fit(you_label, 0.52)
+            you_label.move_to(you.person[0])
+            b.until("you")
+            self.play(FadeIn(VGroup(you.person, you_label), shift=0.15 * RIGHT),
+                      run_time=b.rt(0.1, 0.7))
             wants = self.items("wants")
             checklist = self._checklist(wants)
-            checklist.next_to(you, DOWN, buff=0.3).set_x(YOU_X)
-            self.play(FadeIn(checklist, shift=0.1 * DOWN), run_time=b.rt(0.15, 0.9))
-            self.play(Indicate(checklist.items, color=theme.Q_COLOR), run_time=b.rt(0.12, 0.8))
+            checklist.next_to(UP * LIST_TOP, DOWN, buff=0).set_x(YOU_X)
+            b.until("wants")
+            self.play(FadeIn(checklist, shift=0.1 * DOWN), run_time=b.rt(0.1, 0.8))
+            b.until("q")
+            self.play(Indicate(checklist.items, color=theme.Q_COLOR), run_time=b.rt(0.1, 0.8))
 
         with self.beat("badges") as b:
-            self.play(*[FadeIn(g.badge, scale=0.8) for g in guests], run_time=b.rt(0.15, 1.0))
-            self.play(*[Indicate(g.badge, color=theme.K_COLOR, scale_factor=1.1) for g in guests],
-                      run_time=b.rt(0.15, 1.0))
+            b.until("badges")
+            self.play(*[FadeIn(g.badge, scale=0.8) for g in guests], run_time=b.rt(0.1, 0.9))
+            self.play(*[pulse(g.badge) for g in guests], run_time=b.rt(0.08, 0.7))
+            b.until("match")
+            hits = [[chip for chip, word in zip(g.chips, g.words, strict=True) if word in wants]
+                    for g in guests]
+            ticked = [item for item, word in zip(checklist.items, wants, strict=True)
+                      if any(word in g.words for g in guests)]
+            self.play(*[chip[0].animate.set_fill(theme.K_COLOR, 0.4) for h in hits for chip in h],
+                      *[Indicate(item, color=theme.Q_COLOR) for item in ticked],
+                      run_time=b.rt(0.12, 0.9))
+            b.until("stories")
+            most = max(len(h) for h in hits)
+            self.play(LaggedStart(*[FadeIn(g.bubble, shift=0.1 * UP) for g in guests],
+                                  lag_ratio=0.2), run_time=b.rt(0.12, 1.0))
+            self.play(*[pulse(g.bubble, 1.2)
+                        for g, h in zip(guests, hits, strict=True) if len(h) == most and most],
+                      run_time=b.rt(0.08, 0.8))
 
-        with self.beat("match") as b:
-            for g in guests:
-                hits = [chip for chip, word in zip(g.chips, g.words, strict=True)
-                        if word in wants]
-                ticks = [item for item, word in zip(checklist.items, wants, strict=True)
-                         if word in g.words]
-                anims = [chip[0].animate.set_fill(theme.K_COLOR, 0.4) for chip in hits]
-                anims += [chip[1].animate.set_color(theme.FG) for chip in hits]
-                anims += [Indicate(item, color=theme.Q_COLOR) for item in ticks]
-                anims.append(Indicate(g.badge[0], color=theme.K_COLOR, scale_factor=1.05))
-                self.play(*anims, run_time=b.rt(0.1, 0.8))
+        with self.beat("everyone") as b:
+            b.until("theirs")
+            self.play(LaggedStart(*[FadeIn(g.mini, shift=0.1 * UP) for g in guests],
+                                  lag_ratio=0.2), run_time=b.rt(0.12, 1.0))
+            legend = self._legend_row(self.items("legend"))
+            legend.move_to(UP * LEGEND_Y + RIGHT * (xs[0] + xs[-1]) / 2)
+            parts = {"q": [g.mini for g in guests], "k": [g.badge for g in guests],
+                     "v": [g.bubble for g in guests]}
+            for row, key in zip(legend, ("q", "k", "v"), strict=True):
+                b.until(key)
+                self.play(FadeIn(row, shift=0.1 * RIGHT), *[pulse(m) for m in parts[key]],
+                          run_time=b.rt(0.1, 0.8))
 
-        with self.beat("listen") as b:
-            time_label = theme.text(self.s("time_label"), theme.SMALL_SIZE, theme.MUTED)
-            baseline = Line(RIGHT * (GUEST_X0 - 1.0), RIGHT * (theme.FRAME_W / 2 - theme.MARGIN))
-            baseline.set_stroke(theme.MUTED, width=2).set_y(BAR_BASE)
-            time_label.next_to(baseline, LEFT, buff=0.25)
-            bars = VGroup()
-            for g, w in zip(guests, shares, strict=True):
-                rect = Rectangle(width=0.8, height=max(0.03, float(w) / top * BAR_MAX))
-                rect.set_stroke(width=0).set_fill(theme.Q_COLOR, 0.85)
-                rect.move_to(RIGHT * g.get_x()).align_to(baseline, DOWN)
-                pct = theme.text(self.pct(w), theme.SMALL_SIZE, theme.FG)
-                pct.next_to(rect, UP, buff=0.1)
-                bars.add(VGroup(rect, pct))
-            self.play(Create(baseline), FadeIn(time_label), run_time=b.rt(0.08, 0.5))
-            self.play(*[GrowFromEdge(bar, DOWN) for bar in bars],
-                      *[g.bubble[0].animate.set_fill(theme.V_COLOR, 0.15 + 0.75 * float(w) / top)
-                        for g, w in zip(guests, shares, strict=True)], run_time=b.rt(0.3, 1.6))
-            self.play(Indicate(guests[0].bubble, color=theme.V_COLOR, scale_factor=1.15),
-                      run_time=b.rt(0.1, 0.8))
+        with self.beat("you_too") as b:
+            b.until("yourbadge")
+            self.play(FadeIn(you.badge, scale=0.8), FadeIn(you.bubble, shift=0.1 * UP),
+                      run_time=b.rt(0.15, 0.8))
+            b.until("watched")
+            # your checklist (as an icon) goes to each badge; then theirs come to yours
+            looks = [self._mini_checklist().move_to(checklist) for _ in guests]
+            self.play(*[m.animate.move_to(g.badge).scale(0.6).set_opacity(0)
+                        for m, g in zip(looks, guests, strict=True)],
+                      pulse(checklist, 1.06), run_time=min(b.rt(0.2, 1.0), b.time_to("others")))
+            self.remove(*looks)
+            self.play(*[pulse(g.badge) for g in guests],
+                      run_time=min(b.rt(0.08, 0.5), b.time_to("others")))
+            b.until("others")
+            back = [g.mini.copy() for g in guests]
+            self.play(*[m.animate.move_to(you.badge).scale(0.6).set_opacity(0) for m in back],
+                      *[pulse(g.mini) for g in guests], run_time=b.rt(0.2, 1.0))
+            self.remove(*back)
+            self.play(pulse(you.badge, 1.15), run_time=b.rt(0.1, 0.7))
 
-        with self.beat("soft") as b:
-            for bar in bars:
-                self.play(Indicate(bar, color=theme.GOOD, scale_factor=1.1),
-                          run_time=b.rt(0.07, 0.5))
-
-        with self.beat("recap") as b:
-            keep = (header, you, checklist, guests[0], guests[0].badge)
-            self.play(*[FadeOut(m) for m in self.mobjects if m not in keep],
-                      run_time=b.rt(0.1, 0.6))
-            legend = theme.qkv_legend(self.items("legend"), buff=0.16)
-            right_l = guests[0].get_right()[0] + 0.5
-            legend.move_to(UP * theme.CONTENT_CENTER[1])
-            legend.set_x((right_l + theme.FRAME_W / 2 - theme.MARGIN) / 2)
-            theme.fit(legend, theme.FRAME_W / 2 - theme.MARGIN - right_l)
-            tags = VGroup(
-                self._letter("Q", theme.Q_COLOR).next_to(checklist, RIGHT, buff=0.15),
-                self._letter("K", theme.K_COLOR).next_to(guests[0].badge, RIGHT, buff=0.25),
-                self._letter("V", theme.V_COLOR).next_to(guests[0].bubble, RIGHT, buff=0.2),
-            )
-            for tag, row in zip(tags, legend, strict=True):
-                self.play(FadeIn(row, shift=0.1 * RIGHT), FadeIn(tag, scale=0.6),
-                          run_time=b.rt(0.08, 0.5))
+        with self.beat("bridge") as b:
+            self.play(FadeOut(legend), run_time=b.rt(0.05, 0.4))
+            names = [*fb.tokens[self.lang], self.s("you_word")]
+            words = [self._word(name, x) for name, x in zip(names, [*xs, YOU_X], strict=True)]
+            people = [*guests, you]
+            b.until("words")
+            self.play(*[FadeTransform(VGroup(p.person, *([you_label] if p is you else [])), w.chip)
+                        for p, w in zip(people, words, strict=True)],
+                      *[FadeTransform(checklist if p is you else p.mini, w.q)
+                        for p, w in zip(people, words, strict=True)],
+                      *[FadeTransform(p.badge, w.k) for p, w in zip(people, words, strict=True)],
+                      *[FadeTransform(p.bubble, w.v) for p, w in zip(people, words, strict=True)],
+                      run_time=b.rt(0.15, 1.4))
+            for key in ("ask", "found", "read"):
+                b.until(key)
+                cells = [getattr(w, {"ask": "q", "found": "k", "read": "v"}[key]) for w in words]
+                self.play(*[pulse(c, 1.25) for c in cells],
+                          run_time=b.rt(0.08, 0.7))
+            nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT)
+            nxt.move_to(UP * (CELL_Y - 1.3))
+            b.until("next")
+            self.play(FadeIn(nxt, shift=0.1 * UP), run_time=b.rt(0.1, 0.7))
 
     # -- pieces ---------------------------------------------------------------------------------
     @staticmethod
@@ -122,14 +160,14 @@ class BlindDateScene(NarratedScene):
         head = Circle(radius=0.3).set_stroke(outline, width=2).set_fill(head_color, 1)
         body = RoundedRectangle(corner_radius=0.35, width=BODY_W, height=BODY_H)
         body.set_stroke(outline, width=2).set_fill(theme.PANEL, 1)
-        head.move_to(UP * (HEAD_Y - BODY_Y))
+        head.move_to(UP * HEAD_Y)
+        body.move_to(UP * BODY_Y)
         return VGroup(head, body)
 
-    def _guest(self, i: int) -> VGroup:
-        """A guest: head, body, a name badge (K) and a speech bubble for their stories (V)."""
-        person = self._person(SKIN[i % len(SKIN)], theme.MUTED)
-        person.shift(RIGHT * (GUEST_X0 + GUEST_STEP * i) + UP * (BODY_Y - person[1].get_y()))
-        words = self.items(f"badge_{i}")
+    def _guest(self, words: tuple[str, ...], skin: str, outline: str) -> VGroup:
+        """A person at x = 0 with a name badge (K), a speech bubble (V) and a small
+        checklist of their own (Q); the parts are kept apart, each appears when named."""
+        person = self._person(skin, outline)
         chips = VGroup()
         for word in words:
             label = theme.text(word, theme.SMALL_SIZE, theme.K_COLOR)
@@ -140,27 +178,35 @@ class BlindDateScene(NarratedScene):
         card = theme.panel(BODY_W - 0.2, chips.height + 0.2, color=theme.K_COLOR, fill=theme.BG)
         theme.fit(chips, card.width - 0.1)
         badge = VGroup(card, chips.move_to(card)).move_to(person[1]).shift(DOWN * 0.08)
-        bubble = self._bubble().move_to(RIGHT * person.get_x() + UP * BUBBLE_Y)
-        guest = VGroup(bubble, person)  # the badge is kept apart: it appears in its own beat
-        guest.badge, guest.chips, guest.words, guest.bubble = badge, chips, words, bubble
+        bubble = self._bubble().move_to(UP * BUBBLE_Y)
+        mini = self._mini_checklist().move_to(UP * MINI_Y)
+        guest = VGroup(person, badge, bubble, mini)
+        guest.person, guest.badge, guest.bubble, guest.mini = person, badge, bubble, mini
+        guest.chips, guest.words = chips, words
         return guest
-
-    @staticmethod
-    def _letter(letter: str, color: str) -> VGroup:
-        dot = Circle(radius=0.2).set_stroke(width=0).set_fill(color, 1)
-        return VGroup(dot, theme.text(letter, theme.SMALL_SIZE, theme.BG, weight="BOLD")
-                      .move_to(dot))
 
     @staticmethod
     def _bubble() -> VGroup:
         box = RoundedRectangle(corner_radius=0.2, width=1.3, height=0.55)
-        box.set_stroke(theme.V_COLOR, width=2).set_fill(theme.V_COLOR, 0.12)
+        box.set_stroke(theme.V_COLOR, width=2).set_fill(theme.V_COLOR, 0.25)
         tail = Polygon(LEFT * 0.1, RIGHT * 0.1, DOWN * 0.18 + LEFT * 0.06)
-        tail.set_stroke(theme.V_COLOR, width=2).set_fill(theme.V_COLOR, 0.12)
+        tail.set_stroke(theme.V_COLOR, width=2).set_fill(theme.V_COLOR, 0.25)
         tail.next_to(box, DOWN, buff=-0.02).shift(LEFT * 0.2)
         dots = VGroup(*[Circle(radius=0.055).set_stroke(width=0).set_fill(theme.FG, 1)
                         for _ in range(3)]).arrange(RIGHT, buff=0.14).move_to(box)
         return VGroup(box, tail, dots)
+
+    @staticmethod
+    def _mini_checklist() -> VGroup:
+        """A guest's own checklist, drawn as an icon: two ticked boxes and lines."""
+        box = theme.panel(1.0, 0.7, color=theme.Q_COLOR, fill=theme.BG)
+        rows = VGroup()
+        for w in (0.42, 0.32):
+            square = Rectangle(width=0.14, height=0.14).set_stroke(theme.Q_COLOR, width=2)
+            bar = Rectangle(width=w, height=0.05).set_stroke(width=0).set_fill(theme.FG, 0.8)
+            rows.add(VGroup(square, bar).arrange(RIGHT, buff=0.1))
+        rows.arrange(DOWN, aligned_edge=LEFT, buff=0.14).move_to(box)
+        return VGroup(box, rows)
 
     def _checklist(self, wants: tuple[str, ...]) -> VGroup:
         title = theme.text(self.s("list_title"), theme.SMALL_SIZE, theme.Q_COLOR)
@@ -176,3 +222,34 @@ class BlindDateScene(NarratedScene):
         panel = VGroup(box, body.move_to(box))
         panel.items = items
         return panel
+
+    @staticmethod
+    def _legend_row(labels: tuple[str, ...]) -> VGroup:
+        """Q, K and V side by side, each a letter badge and what it is at the party."""
+        row = VGroup()
+        for letter, color, label in zip("QKV", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
+                                        labels, strict=True):
+            badge = theme.panel(0.42, 0.42, color=color, fill=color)
+            ch = theme.text(letter, theme.SMALL_SIZE, theme.BG, weight="BOLD").move_to(badge)
+            row.add(VGroup(VGroup(badge, ch), theme.text(label, theme.SMALL_SIZE, color))
+                    .arrange(RIGHT, buff=0.15))
+        row.arrange(RIGHT, buff=0.55)
+        return theme.fit(row, GUEST_STEP * 3 + BODY_W)
+
+    @staticmethod
+    def _word(name: str, x: float) -> VGroup:
+        """A word of the sentence with its own q, k and v cells below it."""
+        label = theme.text(name, theme.BODY_SIZE, theme.FG)
+        chip = theme.panel(max(1.7, label.width + 0.4), 0.8, color=theme.FG)
+        chip = VGroup(chip, label.move_to(chip)).move_to(RIGHT * x + UP * WORD_Y)
+        cells = []
+        for letter, color in zip("qkv", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
+                                 strict=True):
+            box = theme.panel(0.6, 0.6, color=color, fill=color)
+            ch = theme.text(letter, theme.BODY_SIZE, theme.BG, weight="BOLD").move_to(box)
+            cells.append(VGroup(box, ch))
+        row = VGroup(*cells).arrange(RIGHT, buff=0.1).move_to(RIGHT * x + UP * CELL_Y)
+        link = Line(chip.get_bottom(), row.get_top()).set_stroke(theme.MUTED, width=2)
+        word = VGroup(VGroup(chip, link), *cells)
+        word.chip, word.q, word.k, word.v = VGroup(chip, link), *cells
+        return word
