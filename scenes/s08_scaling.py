@@ -18,6 +18,7 @@ from manim import (
     Axes,
     Brace,
     Circle,
+    Create,
     Dot,
     FadeIn,
     FadeOut,
@@ -65,7 +66,7 @@ class ScalingScene(NarratedScene):
             soft = self._chip(self.s("softmax"), theme.FG)
             VGroup(score, soft).arrange(RIGHT, buff=2.2).move_to(theme.CONTENT_CENTER)
             arrow = Arrow(score.get_right(), soft.get_left(), buff=0.15, color=theme.MUTED)
-            self.play(FadeIn(score), FadeIn(soft), FadeIn(arrow), run_time=b.rt(0.12, 0.8))
+            self.play(FadeIn(score), FadeIn(soft), FadeIn(arrow), run_time=b.rt(0.05, 0.4))
             scale = self._chip(self.s("scale"), theme.ACCENT)
             row = VGroup(score.copy(), scale, soft.copy()).arrange(RIGHT, buff=1.2)
             row.move_to(theme.CONTENT_CENTER)
@@ -73,10 +74,15 @@ class ScalingScene(NarratedScene):
                 Arrow(row[0].get_right(), row[1].get_left(), buff=0.12, color=theme.MUTED),
                 Arrow(row[1].get_right(), row[2].get_left(), buff=0.12, color=theme.MUTED),
             )
+            b.until("scale")
             self.play(score.animate.move_to(row[0]), soft.animate.move_to(row[2]),
-                      FadeOut(arrow), run_time=b.rt(0.1, 0.7))
-            self.play(FadeIn(scale, shift=0.3 * DOWN), FadeIn(arrows), run_time=b.rt(0.12, 0.8))
-            self.play(Indicate(scale, color=theme.ACCENT), run_time=b.rt(0.1, 0.8))
+                      FadeOut(arrow), run_time=b.rt(0.08, 0.5))
+            self.play(FadeIn(scale, shift=0.3 * DOWN), FadeIn(arrows), run_time=b.rt(0.1, 0.7))
+            b.until("d")
+            d_is = theme.text(self.s("d_is"), theme.BODY_SIZE, theme.ACCENT)
+            d_is.next_to(scale, DOWN, buff=0.6)
+            self.play(FadeIn(d_is, shift=0.1 * UP), Indicate(scale, color=theme.ACCENT),
+                      run_time=b.rt(0.12, 0.8))
 
         with self.beat("grow") as b:
             self.clear_content(b, keep=(header,))
@@ -90,48 +96,62 @@ class ScalingScene(NarratedScene):
             brace = Brace(dot.select("sum"), DOWN, color=theme.MUTED)
             terms = theme.text(self.s("terms"), theme.SMALL_SIZE, theme.MUTED)
             terms.next_to(brace, DOWN, buff=0.1)
-            self.play(Write(dot), run_time=b.rt(0.12, 1.0))
-            self.play(FadeIn(brace), FadeIn(terms), run_time=b.rt(0.08, 0.6))
+            b.until("terms")
+            self.play(Write(dot), run_time=b.rt(0.12, 0.9))
+            self.play(FadeIn(brace), FadeIn(terms), run_time=b.rt(0.08, 0.5))
             curves = self._spread_curves(rows[0], rows[-1])
             curves.next_to(terms, DOWN, buff=0.5)
-            self.play(FadeIn(curves[0]), run_time=b.rt(0.08, 0.6))
-            self.play(GrowFromEdge(curves[1], DOWN), FadeIn(curves[2]), run_time=b.rt(0.1, 0.8))
-            self.play(GrowFromEdge(curves[3], DOWN), FadeIn(curves[4]), run_time=b.rt(0.12, 1.0))
+            b.until("wide")
+            self.play(FadeIn(curves[0]), FadeIn(curves[1]), FadeIn(curves[2]),
+                      run_time=b.rt(0.08, 0.6))
+            self.play(GrowFromEdge(curves[3], DOWN), FadeIn(curves[4]), run_time=b.rt(0.15, 1.2))
 
         with self.beat("spread") as b:
             self.clear_content(b, keep=(header,))
             table = self._table(rows)
             self.play(FadeIn(table["setup"]), FadeIn(table["heads"]), FadeIn(table["d"]),
-                      run_time=b.rt(0.1, 0.8))
-            self.play(FadeIn(table["legend_raw"]),
-                      *[GrowFromEdge(m, LEFT) for m in table["spread_raw"]],
-                      run_time=b.rt(0.2, 1.5))
-            self.play(Indicate(table["spread_raw"][-1], color=RAW), run_time=b.rt(0.1, 0.8))
+                      FadeIn(table["legend_raw"]), run_time=b.rt(0.08, 0.6))
+            b.until("da")
+            self.play(GrowFromEdge(table["spread_raw"][0], LEFT), run_time=b.rt(0.06, 0.5))
+            self.play(*[GrowFromEdge(m, LEFT) for m in table["spread_raw"][1:-1]],
+                      run_time=b.rt(0.1, 1.0))
+            b.until("dd")
+            self.play(GrowFromEdge(table["spread_raw"][-1], LEFT), run_time=b.rt(0.06, 0.5))
+            b.until("root")
+            self.play(FadeIn(table["sqrt_head"]),
+                      *[FadeIn(m, shift=0.15 * LEFT) for m in table["sqrt"]],
+                      Indicate(table["spread_raw"][-1], color=RAW), run_time=b.rt(0.1, 0.8))
 
         with self.beat("peaked") as b:
-            self.play(*[GrowFromEdge(m, LEFT) for m in table["top_raw"]], run_time=b.rt(0.2, 1.5))
+            self.play(Indicate(table["heads"][2], color=RAW), run_time=b.rt(0.1, 0.8))
+            b.until("ta")
+            self.play(GrowFromEdge(table["top_raw"][0], LEFT), run_time=b.rt(0.06, 0.5))
+            self.play(*[GrowFromEdge(m, LEFT) for m in table["top_raw"][1:-1]],
+                      run_time=b.rt(0.1, 1.0))
+            b.until("td")
+            self.play(GrowFromEdge(table["top_raw"][-1], LEFT), run_time=b.rt(0.06, 0.5))
             box = SurroundingRectangle(table["top_raw"][-1], color=theme.V_COLOR, buff=0.08)
-            self.play(Write(box), run_time=b.rt(0.1, 0.6))
-            self.peak_box = box
+            self.play(Create(box), run_time=b.rt(0.08, 0.5))
 
         with self.beat("learning") as b:
             plot = self._flat_plot()
-            self.play(FadeIn(plot["axes"]), run_time=b.rt(0.1, 0.7))
-            self.play(Write(plot["curve"]), run_time=b.rt(0.12, 1.0))
-            self.play(FadeIn(plot["dot"]), FadeIn(plot["flat"]), run_time=b.rt(0.08, 0.6))
-            self.play(plot["dot"].animate.move_to(plot["dot_to"]), run_time=b.rt(0.1, 0.8))
-            self.play(FadeIn(plot["caption"]), run_time=b.rt(0.1, 0.6))
-            self.plot = plot["all"]
+            b.until("flat")
+            self.play(FadeIn(plot["axes"]), Create(plot["curve"]), run_time=b.rt(0.12, 0.8))
+            self.play(FadeIn(plot["flat"]), FadeIn(plot["dot"]), FadeIn(plot["caption"][0]),
+                      run_time=b.rt(0.08, 0.5))
+            self.play(plot["dot"].animate.move_to(plot["dot_to"]), run_time=b.rt(0.12, 0.8))
+            self.play(FadeIn(plot["caption"][1]), run_time=b.rt(0.08, 0.5))
 
         with self.beat("scaled") as b:
-            self.play(FadeOut(self.plot), FadeOut(self.peak_box), run_time=b.rt(0.08, 0.5))
-            self.play(FadeIn(table["legend_scaled"]),
-                      *[GrowFromEdge(m, LEFT) for m in table["spread_scaled"]],
-                      run_time=b.rt(0.15, 1.2))
+            b.until("ss")
+            self.play(FadeOut(plot["all"]), FadeOut(box), FadeIn(table["legend_scaled"]),
+                      run_time=b.rt(0.06, 0.4))
+            self.play(*[GrowFromEdge(m, LEFT) for m in table["spread_scaled"]],
+                      run_time=b.rt(0.12, 1.0))
+            b.until("ts")
             self.play(*[GrowFromEdge(m, LEFT) for m in table["top_scaled"]],
-                      run_time=b.rt(0.15, 1.2))
-            self.play(*[Indicate(m, color=SCALED) for m in table["top_scaled"]],
                       run_time=b.rt(0.1, 0.8))
+            self.play(Indicate(table["top_scaled"][-1], color=SCALED), run_time=b.rt(0.1, 0.8))
 
         with self.beat("amplify") as b:
             self.clear_content(b, keep=(header,))
@@ -142,24 +162,29 @@ class ScalingScene(NarratedScene):
                 for r in amp
             ]
             self._layout_charts(steps)
+            # alone, the undivided chart sits in the middle; it makes room for the other later
+            dx = -steps[0][1].get_center()[0]
+            for _, chart, _ in steps:
+                chart.shift(dx * RIGHT)
             factor, left, right = steps[0]
-            self.play(FadeIn(factor), FadeIn(left), FadeIn(right), run_time=b.rt(0.1, 0.8))
-            for new_factor, new_left, new_right in steps[1:]:
-                self._pause(b, 2.2, keep=2.0)
+            self.play(FadeIn(factor), FadeIn(left), run_time=b.rt(0.06, 0.6))
+            for mark, (new_factor, new_left, _) in zip(("xa", "xb", "xc"), steps[1:],
+                                                       strict=False):
+                b.until(mark)
                 self.play(FadeOut(factor), FadeIn(new_factor),
-                          *self._update_chart(left, new_left),
-                          *self._update_chart(right, new_right), run_time=b.rt(0.1, 1.2))
+                          *self._update_chart(left, new_left), run_time=b.rt(0.06, 0.8))
                 factor = new_factor
-            self.play(Indicate(left[1][0], color=RAW), run_time=b.rt(0.08, 0.8))
-
-        with self.beat("amp_scaled") as b:
+            self.play(Indicate(left[1][0], color=RAW), run_time=b.rt(0.05, 0.6))
+            b.until("kept")
+            right = steps[-1][2]
             box = SurroundingRectangle(right, color=SCALED, buff=0.15)
             kept = theme.text(self.s("kept"), theme.SMALL_SIZE, SCALED)
             kept.next_to(box, DOWN, buff=0.15)
             if kept.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
                 kept.align_to(box, RIGHT)
-            self.play(Write(box), FadeIn(kept), run_time=b.rt(0.15, 1.0))
-            self.play(Indicate(right[1], color=SCALED), run_time=b.rt(0.15, 1.0))
+            self.play(left.animate.shift(-dx * RIGHT), FadeIn(right, shift=0.2 * LEFT),
+                      run_time=b.rt(0.06, 0.7))
+            self.play(Create(box), FadeIn(kept), run_time=b.rt(0.08, 0.6))
 
         with self.beat("knob") as b:
             self.clear_content(b, keep=(header,))
@@ -173,26 +198,21 @@ class ScalingScene(NarratedScene):
             final = theme.text(self.s("final"), theme.BODY_SIZE + 4, theme.FG, weight="BOLD")
             theme.fit(final, theme.CONTENT_W)
             final.move_to(UP * (theme.CONTENT_BOTTOM + 0.45))
-            self.play(FadeIn(knob["all"]), run_time=b.rt(0.08, 0.6))
+            self.play(FadeIn(knob["all"]), run_time=b.rt(0.06, 0.5))
             center = knob["dial"].get_center()
+            b.until("loud")
             self.play(Rotate(knob["pointer"], angle=-knob["loud_turn"], about_point=center),
                       FadeIn(loud), run_time=b.rt(0.1, 0.8))
-            self._pause(b, 1.5, keep=3.0)
+            b.until("right")
             self.play(Rotate(knob["pointer"], angle=knob["loud_turn"], about_point=center),
-                      FadeIn(good), loud.animate.set_opacity(0.5), run_time=b.rt(0.12, 1.0))
-            self._pause(b, 1.5, keep=2.0)
+                      FadeIn(good), loud.animate.set_opacity(0.5), run_time=b.rt(0.1, 0.8))
+            b.until("final")
             self.play(Write(final), run_time=b.rt(0.1, 1.0))
 
     # -- pieces ---------------------------------------------------------------------------------
-    def _pause(self, b, most: float, keep: float) -> None:
-        """Wait up to ``most`` s, leaving at least ``keep`` s of the beat for what follows."""
-        t = min(most, b.remaining - keep)
-        if t > 0.1:
-            self.wait(t)
-
     def _update_chart(self, old: VGroup, new: VGroup) -> list:
         """Animations turning chart ``old`` into ``new``: bars grow or shrink, changed labels
-        cross-fade (and replace the old ones inside ``old``)."""
+        fade out, then in (and replace the old ones inside ``old``)."""
         anims = []
         for old_row, new_row in zip(old[1], new[1], strict=True):
             old_bar, new_bar = old_row[1], new_row[1]
@@ -200,7 +220,9 @@ class ScalingScene(NarratedScene):
             old_lab, new_lab = old_bar[1], new_bar[1]
             if old_lab.text != new_lab.text or not np.allclose(old_lab.get_center(),
                                                                 new_lab.get_center()):
-                anims += [FadeOut(old_lab), FadeIn(new_lab)]
+                # one after the other, so two numbers never sit on top of each other
+                anims += [FadeOut(old_lab, rate_func=lambda t: min(1.0, 2 * t)),
+                          FadeIn(new_lab, rate_func=lambda t: max(0.0, 2 * t - 1))]
                 old_bar.remove(old_lab)
                 old_bar.add(new_lab)
         return anims
@@ -250,7 +272,8 @@ class ScalingScene(NarratedScene):
         top = theme.CONTENT_TOP - 0.15
         d_x = LEFT_X + 0.35
         spread_x = LEFT_X + 1.1
-        top_x = spread_x + BAR_MAX + 1.2
+        sqrt_x = spread_x + BAR_MAX + 1.25
+        top_x = sqrt_x + 0.7
         setup = theme.text(self.s("setup"), theme.SMALL_SIZE, theme.MUTED)
         theme.fit(setup, theme.CONTENT_W)
         setup.move_to([LEFT_X + setup.width / 2, top - setup.height / 2, 0])
@@ -271,10 +294,15 @@ class ScalingScene(NarratedScene):
             "setup": setup, "heads": heads, "legend_raw": legend_raw,
             "legend_scaled": legend_scaled, "d": VGroup(), "spread_raw": VGroup(),
             "spread_scaled": VGroup(), "top_raw": VGroup(), "top_scaled": VGroup(),
+            "sqrt_head": theme.text("√d", theme.SMALL_SIZE, theme.MUTED)
+            .move_to([sqrt_x, head_y, 0]),
+            "sqrt": VGroup(),
         }
         for i, r in enumerate(rows):
             y = head_y - 0.75 - i * ROW_H
             out["d"].add(theme.text(self.num(r.d), theme.NUM_SIZE).move_to([d_x, y, 0]))
+            out["sqrt"].add(theme.text(self.num(math.sqrt(r.d)), theme.SMALL_SIZE, theme.MUTED)
+                            .move_to([sqrt_x, y + 0.2, 0]))
             pieces = (
                 ("spread_raw", r.dot_std / max_std * BAR_MAX, RAW, self.num(r.dot_std, 1),
                  spread_x, 0.2),
