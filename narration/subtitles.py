@@ -541,31 +541,6 @@ def _group_lines(atoms: list[_Atom], lines: list[tuple[int, int]],
     return groups[::-1]
 
 
-_COST_UNBALANCED = 60.0  # times ((width 1 - width 2) / limit) ** 2
-
-
-def _balance(text: str, atoms: list[_Atom], group: list[tuple[int, int]],
-             zh: bool) -> list[tuple[int, int]]:
-    """Move the break between a cue's two lines to balance them, where a break as good is
-    there (the lines' atoms, and so the cue's timing, stay the same)."""
-    limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
-    first, last = group[0][0], group[1][1]
-
-    def width(a: int, b: int) -> float:
-        return line_width(_display(text[atoms[a].start:atoms[b - 1].end], zh), zh)
-
-    def cost(j: int) -> float:
-        w1, w2 = width(first, j), width(j, last)
-        if w1 > limit or w2 > limit or (zh and min(w1, w2) <= 1):
-            return math.inf
-        return atoms[j - 1].cost + _COST_UNBALANCED * ((w1 - w2) / limit) ** 2
-
-    best = min(range(first + 1, last), key=cost, default=group[0][1])
-    if cost(best) < cost(group[0][1]):
-        return [(first, best), (best, last)]
-    return group
-
-
 def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
               speech_end: float) -> list[_RawCue]:
     zh = _is_zh(lang)
@@ -584,8 +559,6 @@ def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
     hi = max(lo, _ms_down(offset + speech_end))
     out: list[_RawCue] = []
     for group in _group_lines(atoms, _break_lines(text, atoms, zh, times), times):
-        if len(group) == 2:
-            group = _balance(text, atoms, group, zh)
         shown = (_display(text[atoms[a].start:atoms[b - 1].end], zh) for a, b in group)
         lines = tuple(line for line in shown if line)
         if not lines:

@@ -86,12 +86,3 @@ def test_break_problem(text: str, p: int, problem: str | None) -> None:
     assert (got is None) == (problem is None), got
     if problem:
         assert problem in got
-
-
-def test_two_line_cues_are_balanced_when_nothing_else_decides() -> None:
-    text = "every word in the sentence then looks back at the words that came before it now"
-    cues = en_cues(text)
-    two = [c for c in cues if len(c.lines) == 2]
-    assert two, cues
-    for c in two:
-        assert abs(len(c.lines[0]) - len(c.lines[1])) <= 12, c.lines
