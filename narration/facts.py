@@ -166,6 +166,17 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         derived.softmax_sharper,
         {"zh": "明显比加常数时多", "en": "clearly more than before"},
         {"zh": "并不比加常数时多", "en": "no more than before"})
+    main = {lang: _quoted([vf[derived.fill_output_main]], lang, "") for lang, vf in
+            fb.value_features.items()}
+    rest = {lang: _quoted([vf[j] for j in derived.fill_output_traces], lang, "") for lang, vf in
+            fb.value_features.items()}
+    zh_rest = f"，也混进一点{rest['zh']}" if rest["zh"] else ""
+    en_rest = f", with a little {rest['en']}" if rest["en"] else ""
+    f["fb.out_mix"] = claim(
+        derived.fill_output_majority,
+        {"zh": f"大部分是{main['zh']}{zh_rest}", "en": f"mostly {main['en']}{en_rest}"},
+        {"zh": f"最多的是{main['zh']}{zh_rest}",
+         "en": f"more {main['en']} than anything else{en_rest}"})
 
     f["pj.x"] = _vec(pj.x)
     f["pj.q"] = _vec(derived.proj_q)

@@ -83,6 +83,12 @@ class Derived:
     softmax_sharper: bool
     """Whether softmax gives the top token a share at least ten percentage points larger
     than the naive attempt does."""
+    fill_output_main: int
+    """The value feature the blank receives most of (largest entry of ``fill_output``)."""
+    fill_output_majority: bool
+    """Whether that feature makes up more than half of everything the blank receives."""
+    fill_output_traces: tuple[int, ...]
+    """The other value features the blank receives a visible amount of (at least 0.005)."""
 
 
 def derive(numbers: Numbers) -> Derived:
@@ -99,6 +105,7 @@ def derive(numbers: Numbers) -> Derived:
     shift_alt = float(fb.shift) + 1
     top = int(np.argsort(-fill_weights, kind="stable")[0])
     naive = shift_normalize(fill_scores, fb.shift)
+    fill_output = fill_weights @ fb.V
     return Derived(
         worked=worked,
         worked_all=attention(we.Q, we.K, we.V, scale=True),
@@ -134,6 +141,10 @@ def derive(numbers: Numbers) -> Derived:
             naive, shift_normalize(fill_scores, shift_alt), rtol=0, atol=5e-3))),
         naive_top_below_half=bool(naive[top] < 0.5),
         softmax_sharper=bool(fill_weights[top] >= naive[top] + 0.1),
+        fill_output_main=int(np.argmax(fill_output)),
+        fill_output_majority=bool(fill_output.max() > 0.5 * fill_output.sum()),
+        fill_output_traces=tuple(int(j) for j in np.flatnonzero(fill_output >= 5e-3)
+                                 if j != int(np.argmax(fill_output))),
     )
 
 

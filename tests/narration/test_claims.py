@@ -64,6 +64,11 @@ def _softmax_top(n: Numbers) -> float:
     return float(np.exp(s).max() / np.exp(s).sum())
 
 
+def _fill_output(n: Numbers) -> np.ndarray:
+    s = n.fill_blank.K @ n.fill_blank.query
+    return (np.exp(s) / np.exp(s).sum()) @ n.fill_blank.V
+
+
 FILL_K = "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]"
 
 CASES = [
@@ -83,6 +88,9 @@ CASES = [
          lambda t: sub("shift = 3", "shift = 0")(
              sub(FILL_K, "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [0, 0, 0]]")(t)),
          lambda n: _softmax_top(n) >= _naive(n, n.fill_blank.shift)[_fill_top(n)] + 0.1),
+    Case("fb.out_mix",  # the blank receives mostly one value feature
+         sub("V = [[1, 0, 0]", "V = [[1, 1, 1]"),
+         lambda n: _fill_output(n).max() > 0.5 * _fill_output(n).sum()),
     Case("fb.wants",
          sub("query = [1, 1, 0]", "query = [0, 0, 0]"),
          lambda n: bool((n.fill_blank.query > 0).any())),
