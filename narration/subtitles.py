@@ -7,7 +7,7 @@ clause punctuation or timings; subtitle tools (``srt``, ``pysubs2``) read, write
 cues but never split text into them. So we tokenize the text into unbreakable atoms,
 choose line breaks with a small dynamic program (punctuation first, then length), group
 lines into cues, time each cue from the word timings and finally enforce the duration and
-gap rules. ``srt`` is used only for the file format.
+gap rules. The file formats are written by ``pysubs2`` (``narration.subtitle_files``).
 
 Rules, in short:
 
@@ -48,14 +48,14 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 
-import srt
-
-from narration.atomic import atomic_write_text
+from narration import subtitle_files
 from narration.segment import group_depth, word_boundaries
-from narration.types import WordTiming
+from narration.types import Cue, WordTiming
+
+__all__ = ["Cue", "build_track", "cues_for_beat", "line_width", "read_srt", "reading_chars",
+           "write_srt"]
 
 ZH_MAX_CHARS = 16
 EN_MAX_CHARS = 42
@@ -116,15 +116,6 @@ _COST_SENTENCE_INSIDE_LINE = 50.0
 _COST_CUE = 100.0
 _COST_SENTENCE_INSIDE_CUE = 30.0
 _COST_SHORT_CUE = 80.0
-
-
-@dataclass(frozen=True)
-class Cue:
-    """One subtitle: absolute seconds in the video and 1-2 display lines."""
-
-    start: float
-    end: float
-    lines: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -508,14 +499,15 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool,
 
 
 def _group_lines(atoms: list[_Atom], lines: list[tuple[int, int]],
-                 times: list[tuple[float, float]]) -> list[list[tuple[int, int]]]:
-    """Group lines into cues of at most ``MAX_LINES`` lines lasting at most 7 s."""
+                 times: list[tuple[float, float]],
+                 max_lines: int = MAX_LINES) -> list[list[tuple[int, int]]]:
+    """Group lines into cues of at most ``max_lines`` lines lasting at most 7 s."""
     m = len(lines)
     best = [math.inf] * (m + 1)
     back = [0] * (m + 1)
     best[0] = 0.0
     for k in range(m):
-        for size in range(1, MAX_LINES + 1):
+        for size in range(1, max_lines + 1):
             if k + size > m:
                 break
             first, last = lines[k][0], lines[k + size - 1][1] - 1
@@ -542,7 +534,7 @@ def _group_lines(atoms: list[_Atom], lines: list[tuple[int, int]],
 
 
 def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
-              speech_end: float) -> list[_RawCue]:
+              speech_end: float, max_lines: int = MAX_LINES) -> list[_RawCue]:
     zh = _is_zh(lang)
     if not (math.isfinite(offset) and math.isfinite(speech_end)):
         raise ValueError("offset and speech_end must be finite")
@@ -558,7 +550,7 @@ def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
     lo = _ms_up(offset)
     hi = max(lo, _ms_down(offset + speech_end))
     out: list[_RawCue] = []
-    for group in _group_lines(atoms, _break_lines(text, atoms, zh, times), times):
+    for group in _group_lines(atoms, _break_lines(text, atoms, zh, times), times, max_lines):
         shown = (_display(text[atoms[a].start:atoms[b - 1].end], zh) for a, b in group)
         lines = tuple(line for line in shown if line)
         if not lines:
@@ -639,11 +631,12 @@ def cues_for_beat(text: str, words: Sequence[WordTiming], lang: str, offset: flo
 
 
 def build_track(beats: Sequence[tuple[str, Sequence[WordTiming], float, float]], lang: str,
-                *, gap: float = DEFAULT_GAP) -> list[Cue]:
+                *, gap: float = DEFAULT_GAP, max_lines: int = MAX_LINES) -> list[Cue]:
     """All cues of a video from ``(text, words, offset, speech_end)`` beats in time order.
 
     The gap rule also holds across beat boundaries. Beats whose speech overlaps raise
-    ``ValueError``.
+    ``ValueError``. ``words`` may be empty: the speech time is then spread over the text
+    (the other language's subtitles, timed to this video's voice).
     """
     raw: list[_RawCue] = []
     prev_end = -math.inf
@@ -652,28 +645,15 @@ def build_track(beats: Sequence[tuple[str, Sequence[WordTiming], float, float]],
             raise ValueError(f"beat at {offset:.3f} s starts before the previous speech "
                              f"ends ({prev_end:.3f} s)")
         prev_end = offset + speech_end
-        raw.extend(_raw_cues(text, words, lang, offset, speech_end))
+        raw.extend(_raw_cues(text, words, lang, offset, speech_end, max_lines))
     return _schedule(raw, gap)
 
 
 def write_srt(cues: Sequence[Cue], path: Path) -> None:
-    """Write ``cues`` as a UTF-8 SRT file, atomically (temporary file + ``os.replace``)."""
-    path = Path(path)
-    subs = [
-        srt.Subtitle(index=i, start=timedelta(milliseconds=round(c.start * 1000)),
-                     end=timedelta(milliseconds=round(c.end * 1000)),
-                     content="\n".join(c.lines))
-        for i, c in enumerate(cues, start=1)
-    ]
-    data = srt.compose(subs, reindex=False)
-    atomic_write_text(path, data)
+    """Write ``cues`` as a UTF-8 SRT file, atomically."""
+    subtitle_files.write(cues, Path(path), "srt")
 
 
 def read_srt(path: Path) -> list[Cue]:
-    """Read an SRT file written by :func:`write_srt` (or any valid SRT) into cues."""
-    content = Path(path).read_text(encoding="utf-8-sig")
-    return [
-        Cue(sub.start.total_seconds(), sub.end.total_seconds(),
-            tuple(line.strip() for line in sub.content.splitlines() if line.strip()))
-        for sub in srt.parse(content)
-    ]
+    """Read an SRT (or WebVTT) file into cues."""
+    return subtitle_files.read(Path(path))

@@ -21,6 +21,15 @@ class WordTiming:
 
 
 @dataclass(frozen=True)
+class Cue:
+    """One subtitle: absolute seconds in the video and its display lines."""
+
+    start: float
+    end: float
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Clip:
     """A synthesized narration clip: a 48 kHz mono 16-bit WAV file and its word timings."""
 

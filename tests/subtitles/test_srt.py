@@ -49,3 +49,16 @@ def test_failed_write_leaves_old_file(tmp_path: Path, monkeypatch) -> None:
         write_srt([Cue(0.0, 1.0, ("new",))], path)
     assert read_srt(path) == [Cue(0.0, 1.0, ("old",))]
     assert [p.name for p in tmp_path.iterdir()] == ["a.srt"]
+
+
+def test_webvtt_for_browsers(tmp_path: Path) -> None:
+    from narration.subtitle_files import write
+
+    cues = [Cue(1.0, 2.5, ("查询、键和值", "第二行")), Cue(3661.001, 3662.0, ("Q·K 0.71 39%",))]
+    path = tmp_path / "a.vtt"
+    write(cues, path, "vtt")
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("WEBVTT")
+    assert "00:00:01.000 --> 00:00:02.500\n查询、键和值\n第二行" in text
+    assert "01:01:01.001 --> 01:01:02.000" in text
+    assert read_srt(path) == cues
