@@ -9,8 +9,8 @@ from manim import (
     UP,
     Arrow,
     Circle,
+    Circumscribe,
     Create,
-    DashedLine,
     FadeIn,
     GrowArrow,
     Indicate,
@@ -19,7 +19,6 @@ from manim import (
     Polygon,
     Rectangle,
     VGroup,
-    Wiggle,
 )
 
 from scenes import theme
@@ -28,14 +27,24 @@ from scenes.base import NarratedScene
 PAGE = "#d9d4c7"  # colour of paper (book pages)
 
 
+def _runs(indices: list[int]) -> list[list[int]]:
+    """Consecutive indices grouped: [0, 1, 3] -> [[0, 1], [3]]."""
+    runs: list[list[int]] = []
+    for i in indices:
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
 class KvSeparateScene(NarratedScene):
     scene_id = "kv_separate"
 
     def narrate(self) -> None:
         fb = self.numbers.fill_blank
-        lang = self.lang
-        word = fb.tokens[lang][0]
-        taken = fb.value_features[lang][0]
+        word = fb.tokens[self.lang][0]
+        taken = fb.value_features[self.lang][0]
 
         with self.beat("intro") as b:
             header = self.title_card(b)
@@ -47,8 +56,10 @@ class KvSeparateScene(NarratedScene):
             to_k = Arrow(badge.get_right(), kcard.get_left(), buff=0.1, color=theme.K_COLOR)
             to_v = Arrow(badge.get_right(), vcard.get_left(), buff=0.1, color=theme.V_COLOR)
             self.play(FadeIn(badge, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.6))
-            self.play(GrowArrow(to_k), FadeIn(kcard, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.9))
-            self.play(GrowArrow(to_v), FadeIn(vcard, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.9))
+            b.until("k")
+            self.play(GrowArrow(to_k), FadeIn(kcard, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.8))
+            b.until("v")
+            self.play(GrowArrow(to_v), FadeIn(vcard, shift=0.1 * RIGHT), run_time=b.rt(0.1, 0.8))
 
         with self.beat("roles") as b:
             blank = theme.text(self.s("blank"), theme.BODY_SIZE)
@@ -58,21 +69,23 @@ class KvSeparateScene(NarratedScene):
                             color=theme.Q_COLOR)
             q_tag = theme.text("Q", theme.BODY_SIZE, theme.Q_COLOR, weight="BOLD")
             q_tag.next_to(q_arrow.get_center(), UP + RIGHT, buff=0.1)
-            self.play(FadeIn(blank), run_time=b.rt(0.1, 0.5))
-            self.play(GrowArrow(q_arrow), FadeIn(q_tag), run_time=b.rt(0.1, 0.8))
-            self.play(Indicate(kcard[0], color=theme.K_COLOR, scale_factor=1.1),
+            self.play(FadeIn(blank), run_time=b.rt(0.08, 0.5))
+            b.until("q")
+            self.play(GrowArrow(q_arrow), FadeIn(q_tag), run_time=b.rt(0.08, 0.7))
+            self.play(Circumscribe(kcard, color=theme.K_COLOR, buff=0.08),
                       run_time=b.rt(0.1, 1.0))
             chip = self._chip(taken, theme.V_COLOR).move_to(vcard[1][1].get_center())
             landed = chip.copy().next_to(blank, DOWN, buff=0.3).set_y(vcard.get_y())
             v_arrow = Arrow(vcard.get_right(), landed.get_left(), buff=0.1, color=theme.V_COLOR)
-            self.play(GrowArrow(v_arrow), FadeIn(chip), run_time=b.rt(0.1, 0.8))
-            self.play(chip.animate.move_to(landed), run_time=b.rt(0.2, 1.2))
+            b.until("take")
+            self.play(GrowArrow(v_arrow), FadeIn(chip), run_time=b.rt(0.08, 0.7))
+            self.play(chip.animate.move_to(landed), run_time=b.rt(0.15, 1.2))
 
         with self.beat("one_vector") as b:
             self.clear_content(b, keep=(header,))
-            box = theme.panel(2.6, 1.5, theme.MUTED)
+            box = theme.panel(2.6, 1.4, theme.MUTED)
             label = theme.text(self.s("one_vec"), 40, theme.FG, weight="BOLD")
-            lump = VGroup(box, label.move_to(box)).move_to(UP * 0.4)
+            lump = VGroup(box, label.move_to(box)).move_to(UP * 1.35)
             left_arrow = Arrow(box.get_left(), box.get_left() + LEFT * 2.6, buff=0.1,
                                color=theme.K_COLOR, stroke_width=8)
             right_arrow = Arrow(box.get_right(), box.get_right() + RIGHT * 2.6, buff=0.1,
@@ -80,79 +93,56 @@ class KvSeparateScene(NarratedScene):
             room = theme.FRAME_W / 2 - theme.MARGIN - box.get_right()[0] - 0.3
             pull_k = theme.wrap(self.s("pull_k"), room, 24, theme.K_COLOR)
             pull_v = theme.wrap(self.s("pull_v"), room, 24, theme.V_COLOR)
-            pull_k.next_to(left_arrow, DOWN, buff=0.3).align_to(left_arrow, RIGHT)
-            pull_v.next_to(right_arrow, DOWN, buff=0.3).align_to(right_arrow, LEFT)
+            pull_k.next_to(left_arrow, DOWN, buff=0.3)
+            pull_v.next_to(right_arrow, DOWN, buff=0.3)
+            pull_k.shift(LEFT * max(0.0, pull_k.get_right()[0] - (box.get_left()[0] - 0.3)))
+            pull_v.shift(RIGHT * max(0.0, box.get_right()[0] + 0.3 - pull_v.get_left()[0]))
             self._inside_x(pull_k)
             self._inside_x(pull_v)
             neither = theme.text(self.s("neither"), theme.BODY_SIZE, theme.MUTED)
-            neither.move_to(DOWN * 2.1)
-            self.play(FadeIn(lump), run_time=b.rt(0.1, 0.6))
-            self.play(GrowArrow(left_arrow), FadeIn(pull_k), run_time=b.rt(0.1, 0.9))
-            self.play(GrowArrow(right_arrow), FadeIn(pull_v), run_time=b.rt(0.1, 0.9))
-            self.play(Wiggle(lump, scale_value=1.1), run_time=b.rt(0.1, 1.0))
-            self.play(FadeIn(neither, shift=0.1 * UP), run_time=b.rt(0.1, 0.6))
-
-        with self.beat("card_book") as b:
-            self.clear_content(b, keep=(header,))
-            card = self._catalogue_card().move_to(LEFT * 5.0 + UP * 0.3)
-            book = self._book().move_to(LEFT * 2.1 + UP * 0.3)
-            card_k = self._letter("K", theme.K_COLOR).move_to(card.get_center() + UP * 1.9)
-            book_v = self._letter("V", theme.V_COLOR).move_to(book.get_center() + UP * 1.9)
-            card_lab = self._caption(self.s("card"), self.s("card_note"), theme.K_COLOR)
-            book_lab = self._caption(self.s("book"), self.s("book_note"), theme.V_COLOR)
-            low = min(card.get_bottom()[1], book.get_bottom()[1]) - 0.3
-            for lab, mob in ((card_lab, card), (book_lab, book)):
-                theme.fit(lab, 2.8)
-                lab.move_to(mob.get_x() * RIGHT + low * UP, aligned_edge=UP)
-            self.play(FadeIn(card, shift=0.1 * UP), FadeIn(card_k), run_time=b.rt(0.1, 0.8))
-            self.play(FadeIn(card_lab), run_time=b.rt(0.1, 0.6))
-            self.play(FadeIn(book, shift=0.1 * UP), FadeIn(book_v), run_time=b.rt(0.1, 0.8))
-            self.play(FadeIn(book_lab), run_time=b.rt(0.1, 0.6))
-
-        with self.beat("web_page") as b:
-            divider = DashedLine(UP * 2.5, DOWN * 2.3, color=theme.MUTED, stroke_width=2)
-            search = self._search_box(self.s("search")).move_to(RIGHT * 3.6 + UP * 2.2)
-            page = self._web_page(self.s("page_title"), self.s("page_body"))
-            page.move_to(RIGHT * 3.6 + DOWN * 0.1)
-            title_row, body_box = page[1], page[2]
-            arrow = Arrow(search.get_bottom(), title_row.get_top(), buff=0.1,
-                          color=theme.Q_COLOR, stroke_width=4, max_tip_length_to_length_ratio=0.3)
-            notes = VGroup(theme.text(self.s("title_note"), theme.SMALL_SIZE, theme.K_COLOR),
-                           theme.text(self.s("body_note"), theme.SMALL_SIZE, theme.V_COLOR))
-            notes.arrange(RIGHT, buff=0.6).next_to(page, DOWN, buff=0.3)
-            theme.fit(notes, 5.2)
-            self.play(Create(divider), FadeIn(search), run_time=b.rt(0.1, 0.8))
-            self.play(FadeIn(page, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
-            self.play(GrowArrow(arrow), Indicate(title_row, color=theme.K_COLOR,
-                                                 scale_factor=1.1), FadeIn(notes[0]),
-                      run_time=b.rt(0.2, 1.2))
-            self.play(Indicate(body_box, color=theme.V_COLOR, scale_factor=1.1),
-                      FadeIn(notes[1]), run_time=b.rt(0.2, 1.2))
+            neither.next_to(lump, DOWN, buff=0.35)
+            self.play(FadeIn(lump), run_time=b.rt(0.08, 0.6))
+            b.until("pull_k")
+            self.play(GrowArrow(left_arrow), FadeIn(pull_k), run_time=b.rt(0.08, 0.8))
+            b.until("pull_v")
+            self.play(GrowArrow(right_arrow), FadeIn(pull_v), run_time=b.rt(0.08, 0.8))
+            b.until("neither")
+            self.play(FadeIn(neither, shift=0.1 * UP), box.animate.set_stroke(theme.V_COLOR),
+                      VGroup(pull_k, pull_v).animate.set_opacity(0.45), run_time=b.rt(0.08, 0.8))
+            b.until("callback")
+            pairs = self._callback_pairs()
+            self.play(FadeIn(pairs[0], shift=0.1 * UP), run_time=b.rt(0.08, 0.7))
+            self.play(FadeIn(pairs[1], shift=0.1 * UP), run_time=b.rt(0.08, 0.7))
 
         with self.beat("dims") as b:
             self.clear_content(b, keep=(header,))
             view = self._dims_view()
+            b.until("k")
             self.play(FadeIn(view["q"]), FadeIn(view["k"]), FadeIn(view["names"][0]),
-                      run_time=b.rt(0.1, 0.8))
-            self.play(Create(view["match"]), FadeIn(view["match_lab"]), run_time=b.rt(0.1, 0.9))
-            self.play(FadeIn(view["v"]), FadeIn(view["names"][1]), run_time=b.rt(0.1, 0.6))
-            self.play(Create(view["give"]), FadeIn(view["give_lab"]), run_time=b.rt(0.1, 0.8))
+                      run_time=b.rt(0.08, 0.8))
+            b.until("match")
+            self.play(Create(view["match"]), FadeIn(view["match_lab"]),
+                      *[n.animate.set_color(theme.K_COLOR) for n in view["matched"]],
+                      run_time=b.rt(0.08, 0.9))
+            b.until("v")
+            self.play(FadeIn(view["v"]), FadeIn(view["names"][1]), run_time=b.rt(0.08, 0.6))
+            b.until("give")
+            self.play(Create(view["give"]), FadeIn(view["give_lab"]),
+                      *[n.animate.set_color(theme.V_COLOR) for n in view["given"]],
+                      run_time=b.rt(0.08, 0.8))
             self.play(GrowArrow(view["arrow"]), FadeIn(view["chip"], shift=0.1 * RIGHT),
-                      run_time=b.rt(0.1, 0.8))
+                      run_time=b.rt(0.08, 0.8))
 
         with self.beat("summary") as b:
-            lines = VGroup(theme.text(self.s("sum_k"), theme.BODY_SIZE, theme.K_COLOR),
-                           theme.text(self.s("sum_v"), theme.BODY_SIZE, theme.V_COLOR))
-            lines.arrange(RIGHT, buff=1.2)
-            theme.fit(lines, theme.CONTENT_W)
-            lines.move_to(DOWN * 2.2)
-            match_box, give_box = view["match"], view["give"]
-            self.play(FadeIn(lines[0], shift=0.1 * UP),
-                      Indicate(match_box, color=theme.K_COLOR, scale_factor=1.1),
-                      run_time=b.rt(0.2, 1.0))
-            self.play(FadeIn(lines[1], shift=0.1 * UP),
-                      Indicate(give_box, color=theme.V_COLOR, scale_factor=1.1),
-                      run_time=b.rt(0.2, 1.0))
+            lines = view["lines"]
+            self.play(Indicate(VGroup(view["match"], *view["matched"]), color=theme.K_COLOR,
+                               scale_factor=1.05), run_time=b.rt(0.12, 1.0))
+            self.play(Indicate(VGroup(view["give"], *view["given"]), color=theme.V_COLOR,
+                               scale_factor=1.05), run_time=b.rt(0.12, 1.0))
+            b.until("sum_k")
+            self.play(FadeIn(lines[0], shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
+            b.until("sum_v")
+            self.play(FadeIn(lines[1], shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _badge(self, word: str) -> VGroup:
@@ -174,14 +164,6 @@ class KvSeparateScene(NarratedScene):
         label = theme.text(s, 24, theme.BG, weight="BOLD")
         box = theme.panel(label.width + 0.4, 0.6, color, fill=color)
         return VGroup(box, label.move_to(box))
-
-    def _letter(self, letter: str, color: str) -> VGroup:
-        ring = Circle(radius=0.3, color=color, stroke_width=3)
-        return VGroup(ring, theme.text(letter, theme.BODY_SIZE, color, weight="BOLD").move_to(ring))
-
-    def _caption(self, name: str, note: str, color: str) -> VGroup:
-        return VGroup(theme.text(name, 24, color), theme.text(note, theme.SMALL_SIZE, theme.MUTED)
-                      ).arrange(DOWN, buff=0.1)
 
     def _catalogue_card(self) -> VGroup:
         card = theme.panel(2.2, 1.5, theme.K_COLOR, fill="#203a3d")
@@ -208,84 +190,96 @@ class KvSeparateScene(NarratedScene):
         title.move_to(cover).shift(UP * 0.5)
         return VGroup(cover, top, side, pages, title)
 
-    def _search_box(self, query: str) -> VGroup:
-        box = theme.panel(5.0, 0.6, theme.Q_COLOR)
-        lens = Circle(radius=0.1, color=theme.Q_COLOR, stroke_width=3)
-        handle = Line(lens.get_corner(DOWN + RIGHT), lens.get_corner(DOWN + RIGHT) +
-                      (DOWN + RIGHT) * 0.1, color=theme.Q_COLOR, stroke_width=3)
-        glass = VGroup(lens, handle).move_to(box.get_left() + RIGHT * 0.4)
-        label = theme.text(query, theme.SMALL_SIZE, theme.FG)
-        theme.fit(label, 4.2)
-        label.next_to(glass, RIGHT, buff=0.2)
-        return VGroup(box, glass, label)
-
-    def _web_page(self, title: str, body: str) -> VGroup:
-        window = theme.panel(5.0, 2.8, theme.MUTED)
-        dots = VGroup(*[Circle(radius=0.1, color=theme.MUTED, fill_opacity=1, stroke_width=0)
-                        for _ in range(3)]).arrange(RIGHT, buff=0.1)
-        dots.move_to(window.get_corner(UP + LEFT) + RIGHT * 0.4 + DOWN * 0.2)
-        title_box = Rectangle(width=4.6, height=0.6).set_stroke(theme.K_COLOR, 2)
-        title_box.move_to(window.get_top() + DOWN * 0.7)
-        title_text = theme.text(title, theme.SMALL_SIZE, theme.K_COLOR, weight="BOLD")
-        theme.fit(title_text, 4.3)
-        title_text.move_to(title_box)
-        body_box = Rectangle(width=4.6, height=1.6).set_stroke(theme.V_COLOR, 2)
-        body_box.next_to(title_box, DOWN, buff=0.1)
-        first = theme.text(body, theme.SMALL_SIZE, theme.V_COLOR)
-        first.move_to(body_box.get_corner(UP + LEFT) + DOWN * 0.3, aligned_edge=LEFT)
-        first.shift(RIGHT * 0.2)
-        filler = VGroup(*[Line(LEFT * s / 2, RIGHT * s / 2, stroke_width=3, color=theme.MUTED)
-                          for s in (4.0, 3.6, 3.9)]).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        filler.next_to(first, DOWN, buff=0.2, aligned_edge=LEFT)
-        return VGroup(VGroup(window, dots), VGroup(title_box, title_text),
-                      VGroup(body_box, first, filler))
-
-    def _dims_view(self) -> dict[str, Mobject]:
+    def _dims_view(self) -> dict:
         """Q and the top word's K over the features, its V over the value features."""
         fb = self.numbers.fill_blank
         q, k, v = fb.query, fb.K[0], fb.V[0]
-        qcol = theme.vector_column([self.num(x) for x in q], theme.Q_COLOR, label=self.s("q_head"))
-        kcol = theme.vector_column([self.num(x) for x in k], theme.K_COLOR, label=self.s("k_head"))
-        vcol = theme.vector_column([self.num(x) for x in v], theme.V_COLOR, label=self.s("v_head"))
-        kcol.next_to(qcol, RIGHT, buff=0.6).align_to(qcol, DOWN)
+        qcol = self._column([self.num(x) for x in q], theme.Q_COLOR, self.s("q_head"))
+        kcol = self._column([self.num(x) for x in k], theme.K_COLOR, self.s("k_head"))
+        vcol = self._column([self.num(x) for x in v], theme.V_COLOR, self.s("v_head"))
+        kcol.next_to(qcol, RIGHT, buff=0.5).align_to(qcol, DOWN)
         names = self._row_names(fb.features[self.lang], qcol)
         vnames = self._row_names(fb.value_features[self.lang], vcol)
         left = VGroup(names, qcol, kcol)
         right = VGroup(vnames, vcol)
-        right.next_to(left, RIGHT, buff=1.3).align_to(left, DOWN)
-        matched = [i for i in range(len(q)) if q[i] * k[i] > 0]
-        given = [i for i in range(len(v)) if v[i] != 0]
-        match_box = self._row_box([names[i] for i in matched], kcol, theme.K_COLOR)
-        give_box = self._row_box([vnames[i] for i in given], vcol, theme.V_COLOR)
-        chip = self._chip(fb.value_features[self.lang][given[0]], theme.V_COLOR)
-        chip.next_to(give_box, RIGHT, buff=1.0)
-        arrow = Arrow(give_box.get_right(), chip.get_left(), buff=0.1, color=theme.V_COLOR)
-        whole = VGroup(left, right, match_box, give_box, chip, arrow).scale(1.2)
-        theme.fit(whole, theme.CONTENT_W)
-        whole.move_to(UP * 0.5)
+        right.next_to(left, RIGHT, buff=1.0).align_to(left, DOWN)
+        matched = list(self.derived.fill_shared[0])
+        given = list(self.derived.fill_value_has[0])
+        match_box = VGroup(*[self._cell_box(VGroup(*[col[1][i] for i in run]), color)
+                             for run in _runs(matched)
+                             for col, color in ((qcol, theme.Q_COLOR), (kcol, theme.K_COLOR))])
+        give_box = VGroup(*[self._cell_box(VGroup(*[vcol[1][i] for i in run]), theme.V_COLOR)
+                            for run in _runs(given)])
+        what = fb.value_features[self.lang][given[0]] if given else "—"
+        chip = self._chip(what, theme.V_COLOR)
+        row_y = vcol[1][given[0]].get_y() if given else vcol[1].get_y()
+        chip.next_to(vcol, RIGHT, buff=0.8).set_y(row_y)
+        arrow = Arrow(RIGHT * (vcol[2].get_right()[0] + 0.05) + UP * row_y, chip.get_left(),
+                      buff=0.1, color=theme.V_COLOR)
+        whole = VGroup(left, right, match_box, give_box, chip, arrow).scale(1.25)
+        theme.fit(whole, theme.CONTENT_W - 0.4)
         match_lab = theme.text(self.s("match_on"), theme.SMALL_SIZE, theme.K_COLOR)
-        match_lab.next_to(match_box, DOWN, buff=0.3).set_x(VGroup(qcol, kcol).get_x())
-        match_lab.set_y(min(match_lab.get_y(), left.get_bottom()[1] - 0.4))
+        match_lab.next_to(left, DOWN, buff=0.35).set_x(VGroup(qcol, kcol).get_x())
         give_lab = theme.text(self.s("hand_over"), theme.SMALL_SIZE, theme.V_COLOR)
-        give_lab.set_x(VGroup(give_box, chip).get_x()).set_y(match_lab.get_y())
-        return {"names": VGroup(names, vnames), "q": qcol, "k": kcol, "v": vcol,
+        give_lab.set_x(VGroup(vcol, chip).get_x()).set_y(match_lab.get_y())
+        lines = VGroup(theme.text(self.s("sum_k"), theme.BODY_SIZE, theme.K_COLOR),
+                       theme.text(self.s("sum_v"), theme.BODY_SIZE, theme.V_COLOR))
+        lines.arrange(RIGHT, buff=1.2)
+        theme.fit(lines, theme.CONTENT_W)
+        lines.next_to(VGroup(match_lab, give_lab), DOWN, buff=0.5)
+        VGroup(whole, match_lab, give_lab, lines).move_to(theme.CONTENT_CENTER)
+        return {"lines": lines, "names": VGroup(names, vnames), "q": qcol, "k": kcol, "v": vcol,
                 "match": match_box, "give": give_box, "match_lab": match_lab,
-                "give_lab": give_lab, "chip": chip, "arrow": arrow}
+                "give_lab": give_lab, "chip": chip, "arrow": arrow,
+                "matched": [names[i] for i in matched], "given": [vnames[i] for i in given]}
 
     @staticmethod
-    def _row_box(rows: list[Mobject], last_col: VGroup, color: str) -> Rectangle:
-        """A frame around table rows, from their names to past the last column's bracket."""
-        top = max(r.get_top()[1] for r in rows) + 0.1
-        bottom = min(r.get_bottom()[1] for r in rows) - 0.1
-        left = min(r.get_left()[0] for r in rows) - 0.1
-        right = last_col[2].get_right()[0] + 0.1
-        box = Rectangle(width=right - left, height=top - bottom, color=color, stroke_width=3)
-        return box.move_to(RIGHT * (left + right) / 2 + UP * (top + bottom) / 2)
+    def _column(entries: list[str], color: str, label: str) -> VGroup:
+        """A vector as a roomy column in brackets, its label above: (left, nums, right, label)."""
+        nums = VGroup(*[theme.text(e, 34, color) for e in entries]).arrange(DOWN, buff=0.3)
+        left = theme.bracket(nums.height + 0.3, color)
+        right = left.copy().flip(UP)
+        left.next_to(nums, LEFT, buff=0.16)
+        right.next_to(nums, RIGHT, buff=0.16)
+        col = VGroup(left, nums, right)
+        col.add(theme.text(label, 24, color).next_to(col, UP, buff=0.15))
+        return col
+
+    @staticmethod
+    def _cell_box(cell: Mobject, color: str) -> Rectangle:
+        """A frame around entries of one vector that stays inside its brackets."""
+        box = Rectangle(width=cell.width + 0.14, height=cell.height + 0.16, color=color,
+                        stroke_width=3)
+        return box.move_to(cell)
+
+    def _callback_pairs(self) -> VGroup:
+        """Catalogue card vs book, page title vs page body: small, with captions."""
+        card = self._catalogue_card().scale_to_fit_height(0.8)
+        book = self._book().scale_to_fit_height(0.95)
+        title = VGroup(Rectangle(width=1.6, height=0.36).set_stroke(theme.K_COLOR, 3),
+                       Line(LEFT * 0.55, RIGHT * 0.55, stroke_width=4, color=theme.FG))
+        body = VGroup(Rectangle(width=1.6, height=0.9).set_stroke(theme.V_COLOR, 3),
+                      VGroup(*[Line(LEFT * w / 2, RIGHT * w / 2, stroke_width=3, color=theme.MUTED)
+                               for w in (1.2, 1.0, 1.15)]).arrange(DOWN, buff=0.18))
+        pairs = VGroup()
+        for a, a_lab, bb, b_lab in ((card, "card", book, "book"),
+                                    (title, "title_note", body, "body_note")):
+            items = VGroup()
+            for icon, key, color in ((a, a_lab, theme.K_COLOR), (bb, b_lab, theme.V_COLOR)):
+                cap = theme.text(self.s(key), theme.SMALL_SIZE, color)
+                items.add(VGroup(icon, cap.next_to(icon, DOWN, buff=0.15)))
+            neq = theme.text("≠", theme.BODY_SIZE, theme.MUTED)
+            pair = VGroup(items[0], neq, items[1]).arrange(RIGHT, buff=0.35)
+            neq.set_y(items[0][0].get_y())
+            pairs.add(pair)
+        pairs.arrange(RIGHT, buff=1.4, aligned_edge=DOWN)
+        theme.fit(pairs, theme.CONTENT_W)
+        return pairs.move_to(DOWN * 1.55)
 
     @staticmethod
     def _row_names(names, col: VGroup) -> VGroup:
         """Feature names right-aligned to the left of a vector column, one per entry."""
-        mobs = VGroup(*[theme.text(n, theme.SMALL_SIZE, theme.FG) for n in names])
+        mobs = VGroup(*[theme.text(n, 26, theme.FG) for n in names])
         for i, m in enumerate(mobs):
             m.next_to(col[0], LEFT, buff=0.3).set_y(col[1][i].get_y())
         right_x = min(m.get_right()[0] for m in mobs)
