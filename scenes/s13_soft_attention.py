@@ -18,11 +18,13 @@ from manim import (
     DashedLine,
     Dot,
     FadeIn,
+    FadeOut,
     GrowFromEdge,
     Indicate,
     LaggedStart,
     Line,
     Mobject,
+    SurroundingRectangle,
     ValueTracker,
     VGroup,
     always_redraw,
@@ -33,8 +35,12 @@ from qkv_math.attention import softmax
 from scenes import theme
 from scenes.base import NarratedScene
 
-BAR_LEN = 2.6
-ROW_SCALE = 1.2
+BAR_LEN = 2.5
+ROW_SCALE = 1.4
+HEAD_Y = 2.35  # the soft and hard headings
+ROW_GAP = 0.16  # extra space between bar rows, so the two charts fill the frame
+SLIDER_Y = -2.12
+NEAR, FAR = 0.94, 1.5  # the knob stops short of the crossing, then passes it (x the gap)
 
 
 class SoftAttentionScene(NarratedScene):
@@ -63,44 +69,56 @@ class SoftAttentionScene(NarratedScene):
         with self.beat("intro") as b:
             header = self.title_card(b)
             soft_head = theme.text(self.s("soft_head"), 28, theme.Q_COLOR)
-            soft_head.move_to(LEFT * 3.6 + UP * 2.1)
+            soft_head.move_to(LEFT * 3.5 + UP * HEAD_Y)
             soft = self._rows(names, soft_shares(), theme.Q_COLOR)
-            soft.next_to(soft_head, DOWN, buff=0.5).set_x(soft_head.get_x() - 0.3)
+            soft.next_to(soft_head, DOWN, buff=0.45).set_x(soft_head.get_x() - 0.3)
             soft_anchor = soft.get_corner(UL)
             self.play(FadeIn(soft_head), *[FadeIn(r[0]) for r in soft], run_time=b.rt(0.1, 0.8))
-            self.play(*[GrowFromEdge(r[1], LEFT) for r in soft], run_time=b.rt(0.2, 1.4))
+            b.until("soft")
+            self.play(LaggedStart(*[GrowFromEdge(soft[i][1], LEFT) for i in order],
+                                  lag_ratio=0.35), run_time=b.rt(0.2, 1.8))
+            b.until("last")
+            self.play(Indicate(soft[int(order[-1])], color=theme.Q_COLOR, scale_factor=1.1),
+                      run_time=b.rt(0.1, 1.0))
 
         with self.beat("hard") as b:
             hard_head = theme.text(self.s("hard_head"), 28, theme.ACCENT)
-            hard_head.move_to(RIGHT * 3.6 + UP * 2.1)
+            hard_head.move_to(RIGHT * 3.5 + UP * HEAD_Y)
             hard = self._rows(names, hard_shares(), theme.ACCENT)
             hard.move_to(soft_anchor + RIGHT * (hard_head.get_x() - soft_head.get_x()),
                          aligned_edge=UL)
-            overflow = hard.get_right()[0] - (theme.FRAME_W / 2 - theme.MARGIN - 0.1)
+            overflow = hard.get_right()[0] - (theme.FRAME_W / 2 - theme.MARGIN - 0.3)
             if overflow > 0:
                 hard.shift(LEFT * overflow)
             hard_anchor = hard.get_corner(UL)
+            b.until("hard")
             self.play(FadeIn(hard_head), *[FadeIn(r[0]) for r in hard], run_time=b.rt(0.1, 0.8))
-            self.play(*[GrowFromEdge(r[1], LEFT) for r in hard], run_time=b.rt(0.2, 1.0))
-            self.play(Indicate(hard[top][1], color=theme.ACCENT), run_time=b.rt(0.1, 0.8))
+            b.until("all")
+            self.play(*[GrowFromEdge(r[1], LEFT) for r in hard], run_time=b.rt(0.1, 1.0))
+            self.play(Indicate(hard[top], color=theme.ACCENT, scale_factor=1.1),
+                      run_time=b.rt(0.1, 0.8))
+            b.until("flaw")
+            self.play(Indicate(hard_head, color=theme.V_COLOR, scale_factor=1.05),
+                      run_time=b.rt(0.1, 1.0))
 
         with self.beat("nudge") as b:
             track = Line(LEFT * 2.6, RIGHT * 2.6, color=theme.MUTED, stroke_width=4)
-            track.move_to(DOWN * 2.0 + RIGHT * 0.9)
+            track.move_to(UP * SLIDER_Y + RIGHT * 1.2)
             span = 2 * gap
 
             def knob_pos():
                 return track.point_from_proportion(min(1.0, nudge.get_value() / span))
 
-            knob = always_redraw(lambda: Dot(knob_pos(), radius=0.1, color=theme.Q_COLOR))
+            knob = always_redraw(lambda: Dot(knob_pos(), radius=0.11, color=theme.Q_COLOR))
             label = theme.text(self.s("slider"), theme.SMALL_SIZE, theme.FG)
             theme.fit(label, 4.0)
             label.next_to(track, LEFT, buff=0.4)
-            cross = DashedLine(track.point_from_proportion(gap / span) + UP * 0.3,
-                               track.point_from_proportion(gap / span) + DOWN * 0.3,
+            cross = DashedLine(track.point_from_proportion(gap / span) + UP * 0.25,
+                               track.point_from_proportion(gap / span) + DOWN * 0.25,
                                color=theme.MUTED)
+            b.until("raise")
             self.play(FadeIn(label), Create(track), FadeIn(cross), FadeIn(knob),
-                      run_time=b.rt(0.1, 0.8))
+                      run_time=b.rt(0.06, 0.6))
             soft_live = always_redraw(lambda: self._rows(
                 names, soft_shares(), theme.Q_COLOR).move_to(soft_anchor, aligned_edge=UL))
             hard_live = always_redraw(lambda: self._rows(
@@ -108,15 +126,32 @@ class SoftAttentionScene(NarratedScene):
             static = set(soft.get_family()) | set(hard.get_family())
             self.remove(*[m for m in self.mobjects if m in static])
             self.add(soft_live, hard_live)
-            self.play(nudge.animate.set_value(span), run_time=b.rt(0.4, 5.0),
-                      rate_func=rate_functions.linear)
-            self.wait(b.rt(0.1, 0.8))
-            self.play(nudge.animate.set_value(0.0), run_time=b.rt(0.3, 2.5))
+            # The knob creeps up at a steady pace to just short of the crossing while the voice
+            # says the hard pick does not move; it crosses, and the hard pick flips, at {@jump}.
+            near = NEAR * gap
+            t0, t_jump = self.now, b.time_to("jump", lead=0.0)
+
+            def creep(run_time: float, *also) -> None:
+                """Move the knob on at its steady pace for ``run_time``, playing ``also``."""
+                at = min(near, near * (self.now + run_time - t0) / t_jump)
+                self.play(nudge.animate.set_value(at), *also, run_time=run_time,
+                          rate_func=rate_functions.linear)
+
+            creep(b.time_to("soft"))
+            creep(0.8, Indicate(soft_head, color=theme.Q_COLOR, scale_factor=1.1))
+            still_box = SurroundingRectangle(VGroup(hard_head, hard_live), color=theme.MUTED,
+                                             buff=0.15, corner_radius=0.1)
+            creep(b.time_to("still"))
+            creep(0.4, Create(still_box))
+            creep(b.time_to("jump", lead=0.0))
+            self.play(nudge.animate.set_value(FAR * gap), FadeOut(still_box),
+                      run_time=b.rt(0.05, 0.5), rate_func=rate_functions.linear)
             for m in (soft_live, hard_live, knob):
                 m.clear_updaters()
+            self.play(Indicate(hard_live[runner], color=theme.ACCENT, scale_factor=1.1),
+                      run_time=b.rt(0.08, 0.8))
 
         with self.beat("slope") as b:
-            self.clear_content(b, keep=(header,))
             lo, hi = float(scores[runner] - 2 * gap), float(scores[top] + 2 * gap)
 
             def soft_top(x: float) -> float:
@@ -133,71 +168,90 @@ class SoftAttentionScene(NarratedScene):
                                      smooth=True)
             right = self._curve_panel(lo, hi, gap, hard_top, self.s("hard_curve"), theme.ACCENT,
                                       smooth=False, jump=float(scores[top]))
-            left.move_to(LEFT * 3.4 + UP * 0.4)
-            right.move_to(RIGHT * 3.4 + UP * 0.4)
-            self.play(FadeIn(left[0]), FadeIn(right[0]), run_time=b.rt(0.1, 0.8))
-            self.play(Create(left[1]), Create(right[1]), run_time=b.rt(0.2, 1.5))
+            left.move_to(LEFT * 3.4 + UP * 0.45)
+            right.move_to(RIGHT * 3.4 + UP * 0.45)
             x0 = float(scores[runner])
             here = ValueTracker(x0)
             ax_l, ax_r = left[0][0], right[0][0]
+
             def dot_on(ax: Axes, f: Callable[[float], float]) -> Dot:
                 x = here.get_value()
                 return Dot(self._p(ax, x, f(x)), radius=0.1, color=theme.FG)
 
-            dot_l = always_redraw(lambda: dot_on(ax_l, soft_top))
-            dot_r = always_redraw(lambda: dot_on(ax_r, hard_top))
-            tangent = always_redraw(lambda: self._tangent(ax_l, soft_top, here.get_value(), gap))
-            flat = always_redraw(lambda: self._tangent(ax_r, hard_top, here.get_value(), gap))
             notes = VGroup(theme.text(self.s("soft_note"), theme.SMALL_SIZE, theme.GOOD),
                            theme.text(self.s("hard_note"), theme.SMALL_SIZE, theme.MUTED))
             for note, panel in zip(notes, (left, right), strict=True):
                 theme.fit(note, 5.6)
                 note.next_to(panel, DOWN, buff=0.3)
             notes[1].align_to(notes[0], UP)
-            self.play(FadeIn(dot_l), FadeIn(dot_r), Create(tangent), Create(flat),
-                      run_time=b.rt(0.1, 0.8))
-            self.play(FadeIn(notes[0]), run_time=b.rt(0.1, 0.5))
-            self.play(here.animate.set_value(x0 + gap / 2), run_time=b.rt(0.1, 1.5))
-            self.play(FadeIn(notes[1]), run_time=b.rt(0.1, 0.5))
-            self.play(here.animate.set_value(x0), run_time=b.rt(0.1, 1.2))
+            b.until("curves")
+            self.clear_content(b, keep=(header,))
+            self.play(FadeIn(left[0]), FadeIn(right[0]), run_time=b.rt(0.06, 0.6))
+            b.until("soft")
+            self.play(Create(left[1]), run_time=b.rt(0.12, 1.4))
+            b.until("grad")
+            dot_l = always_redraw(lambda: dot_on(ax_l, soft_top))
+            tangent = always_redraw(lambda: self._tangent(ax_l, soft_top, here.get_value(), gap))
+            self.play(FadeIn(dot_l), Create(tangent), FadeIn(notes[0]), run_time=b.rt(0.06, 0.6))
+            self.play(here.animate.set_value(x0 + gap), run_time=b.rt(0.2, 2.5))
+            b.until("hard")
+            self.play(Create(right[1]), run_time=b.rt(0.1, 1.2))
+            b.until("flat")
+            dot_r = always_redraw(lambda: dot_on(ax_r, hard_top))
+            flat = always_redraw(lambda: self._tangent(ax_r, hard_top, here.get_value(), gap))
+            self.play(FadeIn(dot_r), Create(flat), FadeIn(notes[1]), run_time=b.rt(0.06, 0.6))
+            self.play(here.animate.set_value(x0 - gap / 2), run_time=b.rt(0.15, 1.5))
             for m in (dot_l, dot_r, tangent, flat):
                 m.clear_updaters()
 
         with self.beat("end_to_end") as b:
-            self.clear_content(b, keep=(header,))
             chain = list(self.items("chain"))
-            soft_row = self._chain(chain, self.s("soft_row"), theme.Q_COLOR).move_to(UP * 1.8)
+            soft_row = self._chain(chain, self.s("soft_row"), theme.Q_COLOR).move_to(UP * 1.75)
             hard_chain = [*chain[:2], self.s("hard_pick"), *chain[3:]]
             hard_row = self._chain(hard_chain, self.s("hard_row"), theme.ACCENT)
-            hard_row.move_to(DOWN * 0.6)
+            hard_row.move_to(DOWN * 0.75)
             soft_back = self._backflow(soft_row, theme.GOOD)
             hard_back = self._backflow(hard_row, theme.GOOD)
             grad = theme.text(self.s("grad"), theme.SMALL_SIZE, theme.GOOD)
             grad.next_to(soft_back[-1], RIGHT, buff=0.2).shift(DOWN * 0.2)
             self._inside_x(grad)
-            self.play(FadeIn(soft_row), FadeIn(hard_row), run_time=b.rt(0.1, 0.8))
-            self.play(LaggedStart(*[Create(a) for a in reversed(soft_back)], lag_ratio=0.6),
-                      FadeIn(grad), run_time=b.rt(0.2, 2.0))
+            b.until("back")
+            self.clear_content(b, keep=(header,))
+            self.play(FadeIn(soft_row), run_time=b.rt(0.05, 0.5))
+            # the signal flows back, box by box, until the voice reaches the Q and K
+            self.play(LaggedStart(*[Create(a) for a in reversed(soft_back)], lag_ratio=0.8),
+                      FadeIn(grad), run_time=b.time_to("qk"))
+            scores_box = soft_row[0][1]
+            self.play(scores_box[0].animate.set_stroke(theme.GOOD, 4),
+                      Indicate(scores_box[1], color=theme.GOOD), run_time=b.rt(0.06, 0.8))
             e2e = theme.text(self.s("e2e"), 26, theme.GOOD, weight="BOLD")
             e2e.next_to(soft_back, DOWN, buff=0.2)
-            self.play(FadeIn(e2e, shift=0.1 * UP), run_time=b.rt(0.1, 0.6))
+            b.until("e2e")
+            self.play(FadeIn(e2e, shift=0.1 * UP), run_time=b.rt(0.05, 0.6))
+            b.until("hard")
+            self.play(FadeIn(hard_row), run_time=b.rt(0.05, 0.5))
             # the hard pick has no slope: the signal reaches the pick and goes no further
             n = len(hard_back)
             reach = [hard_back[i] for i in range(n - 1, 1, -1)]
             self.play(LaggedStart(*[Create(a) for a in reach], lag_ratio=0.6),
-                      run_time=b.rt(0.2, 1.5))
+                      run_time=b.time_to("stop"))
             stop = hard_back[1]
             cross = VGroup(Line(UP * 0.2 + LEFT * 0.2, DOWN * 0.2 + RIGHT * 0.2),
                            Line(UP * 0.2 + RIGHT * 0.2, DOWN * 0.2 + LEFT * 0.2))
             cross.set_stroke(theme.V_COLOR, 6).move_to(stop.get_center())
             blocked = theme.text(self.s("blocked"), theme.SMALL_SIZE, theme.V_COLOR)
             blocked.next_to(cross, DOWN, buff=0.2)
-            self.play(FadeIn(cross, scale=1.4), FadeIn(blocked), run_time=b.rt(0.1, 0.8))
+            self.play(FadeIn(cross, scale=1.4), FadeIn(blocked), run_time=b.rt(0.05, 0.6))
+            self.play(hard_row[0][1][0].animate.set_stroke(theme.V_COLOR, 4),
+                      Indicate(hard_row[0][1][1], color=theme.V_COLOR), run_time=b.rt(0.06, 0.8))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _rows(self, names, shares, color: str) -> VGroup:
         rows = theme.bars(names, shares, [self.pct(s) for s in shares], color, max_len=BAR_LEN)
-        return rows.scale(ROW_SCALE)
+        rows.scale(ROW_SCALE)
+        for i, row in enumerate(rows):
+            row.shift(DOWN * ROW_GAP * i)
+        return rows
 
     def _curve_panel(self, lo: float, hi: float, step: float, f: Callable[[float], float],
                      title: str, color: str, smooth: bool, jump: float = 0.0) -> VGroup:
