@@ -28,7 +28,7 @@ PAGE = "#d9d4c7"  # colour of paper (book pages)
 
 
 def _runs(indices: list[int]) -> list[list[int]]:
-    """Consecutive indices grouped: [0, 1, 3] -> [[0, 1], [3]]."""
+    """Consecutive indices grouped into runs (each run is one frame around adjacent rows)."""
     runs: list[list[int]] = []
     for i in indices:
         if runs and runs[-1][-1] == i - 1:
