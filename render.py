@@ -46,8 +46,9 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     )
     p.add_argument("--lang", choices=[*LANGS, "all"], default="zh",
                    help="language of narration, on-screen text and subtitles (default: zh)")
-    p.add_argument("--quality", choices=["low", "medium", "high"], default="high",
-                   help="low = 480p15, medium = 720p30, high = 1080p60 (default: high)")
+    p.add_argument("--quality", choices=["low", "medium", "high", "4k"], default="high",
+                   help="low = 480p15, medium = 720p30, high = 1080p60, 4k = 2160p60 "
+                        "(default: high)")
     p.add_argument("--scenes", metavar="ID[,ID]",
                    help="render only these scenes, in video order (default: all; see --list)")
     p.add_argument("--tts", choices=["auto", "edge", "offline", "espeak"], default="auto",
@@ -92,7 +93,8 @@ class Inputs:
 
     numbers_path: Path
     scenes: list[SceneInfo]
-    scripts: dict[str, list[SceneScript]]  # lang -> scripts in scene order
+    scripts: dict[str, list[SceneScript]]  # every language -> scripts in scene order
+    langs: list[str]  # the languages to render
 
 
 def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo]) -> Inputs:
@@ -102,8 +104,9 @@ def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo]) -> Inputs
     chosen = [s for s in all_scenes if s.scene_id in set(args.scene_ids)]
     check_parity([s.scene_id for s in chosen])
     langs = list(LANGS) if args.lang == "all" else [args.lang]
-    scripts = {lang: [load_script(s.scene_id, lang, facts) for s in chosen] for lang in langs}
-    return Inputs(numbers_path, chosen, scripts)
+    # Every language's scripts: each video carries the other language's subtitles too.
+    scripts = {lang: [load_script(s.scene_id, lang, facts) for s in chosen] for lang in LANGS}
+    return Inputs(numbers_path, chosen, scripts, langs)
 
 
 def list_scenes(all_scenes: list[SceneInfo]) -> int:
@@ -132,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
 
     engine = choose_engine(args.tts, warn=lambda m: _say(f"warning: {m}"))
     t_all = time.monotonic()
-    for lang, scripts in inputs.scripts.items():
+    for lang in inputs.langs:
+        scripts = inputs.scripts[lang]
         staged = args.out / f".{lang}.staging"
         shutil.rmtree(staged, ignore_errors=True)
         try:

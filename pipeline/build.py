@@ -10,15 +10,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from narration import subtitle_files
+from narration.bilingual import bilingual_cues
 from narration.marks import mark_times
+from narration.numfmt import LANGS
 from narration.placeholders import Resolved
 from narration.scripts import SceneScript, video_title
-from narration.subtitles import build_track, write_srt
+from narration.subtitles import build_track
 from narration.timeline import SceneTimes, beat_slot
 from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
-from narration.types import Clip, WordTiming
-from pipeline import atomic, media, quality, soundtrack
+from narration.types import Clip, Cue, WordTiming
+from pipeline import atomic, loudness, media, quality, soundtrack
 from pipeline.scene_render import QUALITIES, RenderedScene, render_scene
 from scenes.context import ScenePlan
 
@@ -79,6 +82,29 @@ def display_words(beat_text: Resolved, words: tuple[WordTiming, ...]) -> list[Wo
         if b > a:
             out.append(WordTiming(w.start, w.end, a, b))
     return out
+
+
+def other_lang(lang: str) -> str:
+    return next(x for x in LANGS if x != lang)
+
+
+def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTiming], float,
+                                                                float]],
+                    other_texts: list[str]) -> tuple[list[Cue], list[Cue]]:
+    """video.srt/.vtt (this language, timed from the voice), video.<other>.srt/.vtt (the
+    same beats' other text, timed to this voice) and video.bilingual.srt."""
+    other = other_lang(lang)
+    cues = build_track(beats, lang)
+    other_cues = build_track([(t, [], off, end) for t, (_d, _w, off, end)
+                              in zip(other_texts, beats, strict=True)], other)
+    for name, track in (("video", cues), (f"video.{other}", other_cues)):
+        subtitle_files.write(track, staged / f"{name}.srt", "srt")
+        subtitle_files.write(track, staged / f"{name}.vtt", "vtt")
+    single = build_track(beats, lang, max_lines=1)
+    both = bilingual_cues(single, [(off, end) for _d, _w, off, end in beats], other_texts,
+                          own_zh=lang == "zh")
+    subtitle_files.write(both, staged / "video.bilingual.srt", "srt")
+    return cues, other_cues
 
 
 def render_scenes(inputs, plan_path: Path, quality: str, work: Path, jobs: int, lang: str
@@ -150,18 +176,35 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
 
     beats = [(p.text.display, display_words(p.text, p.clip.words), p.start, p.clip.duration)
              for p in placed]
-    cues = build_track(beats, lang)
-    srt_path = staged / "video.srt"
-    write_srt(cues, srt_path)
+    other = other_lang(lang)
+    other_text = {(s.scene_id, b.id): b.text.display for s in inputs.scripts[other]
+                  for b in s.beats}
+    cues, other_cues = write_subtitles(staged, lang, beats,
+                                       [other_text[(p.scene_id, p.beat_id)] for p in placed])
 
     meta = lang_work / "chapters.txt"
     meta.write_text(media.ffmetadata_chapters(chapters, video_title(lang)), "utf-8")
-    media.mux(video_only, audio, srt_path, meta, lang, staged / "video.mp4")
+    t_master = time.monotonic()
+    voice = lang_work / "narration.loud.wav"
+    measured = loudness.normalize(audio, voice)
+    media.encode_master(video_only, voice,
+                        [media.SubtitleTrack(staged / "video.srt", lang, True),
+                         media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
+                        meta, fps, staged / "video.mp4")
+    final = loudness.measure(staged / "video.mp4")
+    _say(f"[{lang}] master encoded in {time.monotonic() - t_master:.1f} s: "
+         f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
 
     manifest = {
         "lang": lang,
         "duration": round(total, 3),
         "quality": args.quality,
+        "loudness": {"integrated_lufs": final.integrated_lufs,
+                     "true_peak_dbtp": final.true_peak_dbtp,
+                     "target_lufs": loudness.TARGET_LUFS,
+                     "before_lufs": measured.integrated_lufs},
+        "subtitles": {"tracks": [lang, other], "cues": len(cues),
+                      f"cues_{other}": len(other_cues)},
         "numbers": str(inputs.numbers_path),
         "voices": sorted({f"{p.clip.engine}:{p.clip.voice}" for p in placed}),
         "scenes": [

@@ -95,3 +95,41 @@ def mux(video: Path, audio: Path, subtitles: Path, metadata: Path, lang: str, ou
         "-metadata:s:a:0", f"language={tag}", "-metadata:s:s:0", f"language={tag}",
         "-movflags", "+faststart", str(out),
     ])
+
+
+@dataclass(frozen=True)
+class SubtitleTrack:
+    path: Path  # SRT
+    lang: str  # "zh" | "en"
+    default: bool
+
+
+def encode_master(picture: Path, audio: Path, tracks: list[SubtitleTrack], metadata: Path,
+                  fps: int, out: Path) -> None:
+    """The platform master: the picture encoded once by libx264 (High, yuv420p, BT.709,
+    closed GOP of half the frame rate, 2 B-frames, CRF 18), AAC-LC 48 kHz stereo, one
+    mov_text track per language (the first default), chapters from ``metadata``, fast start.
+    """
+    gop = max(1, fps // 2)
+    inputs = ["-i", str(picture), "-i", str(audio)]
+    maps = ["-map", "0:v:0", "-map", "1:a:0"]
+    sub_opts: list[str] = []
+    for k, t in enumerate(tracks):
+        inputs += ["-i", str(t.path)]
+        maps += ["-map", f"{k + 2}:s:0"]
+        sub_opts += [f"-metadata:s:s:{k}", f"language={LANG_TAGS[t.lang]}",
+                     f"-disposition:s:{k}", "default" if t.default else "0"]
+    meta_index = len(tracks) + 2
+    inputs += ["-i", str(metadata)]
+    run_ffmpeg([
+        *inputs, *maps, "-map_metadata", str(meta_index), "-map_chapters", str(meta_index),
+        "-c:v", "libx264", "-preset", "medium", "-crf", "18", "-profile:v", "high",
+        "-pix_fmt", "yuv420p", "-g", str(gop), "-keyint_min", str(gop), "-sc_threshold", "0",
+        "-bf", "2", "-flags", "+cgop",
+        "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
+        "-color_range", "tv", "-x264-params", "colorprim=bt709:transfer=bt709:colormatrix=bt709",
+        "-c:a", "aac", "-profile:a", "aac_low", "-b:a", "192k", "-ar", "48000", "-ac", "2",
+        "-c:s", "mov_text", *sub_opts,
+        "-metadata:s:a:0", f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}",
+        "-movflags", "+faststart", str(out),
+    ])

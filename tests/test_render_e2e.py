@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from narration.subtitles import line_width, read_srt
-from pipeline.media import probe
+from pipeline.media import FFMPEG, probe
 from qkv_math.numbers import DEFAULT_NUMBERS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,10 +55,13 @@ def test_video_has_picture_voice_and_tagged_subtitles_in_step(rendered, lang):
     out, _, _ = rendered
     video = out / lang / "video.mp4"
     info = probe(video)
-    (v,), (a,), (s,) = info.of("video"), info.of("audio"), info.of("subtitle")
-    assert v.codec == "h264" and a.codec == "aac" and s.codec == "mov_text"
-    assert s.language == {"zh": "chi", "en": "eng"}[lang]
-    assert abs(a.duration - v.duration) <= 0.1
+    (v,), (a,), subs = info.of("video"), info.of("audio"), info.of("subtitle")
+    assert v.codec == "h264" and a.codec == "aac"
+    tags = {"zh": "chi", "en": "eng"}
+    other = "en" if lang == "zh" else "zh"
+    assert [s.codec for s in subs] == ["mov_text", "mov_text"]
+    assert [s.language for s in subs] == [tags[lang], tags[other]]
+    assert abs(a.duration - v.duration) <= 0.001 + 1 / 48000
     manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
     assert abs(manifest["duration"] - v.duration) <= 0.1
     assert [c[1] for c in info.chapters] == [sc["title"] for sc in manifest["scenes"]]
@@ -135,3 +138,57 @@ def test_rerun_synthesizes_nothing(rendered):
     _, first, second = rendered
     assert "0 synthesized" not in first.stderr
     assert "0 synthesized" in second.stderr
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_master_is_what_platforms_take(rendered, lang):
+    out, _, _ = rendered
+    path = out / lang / "video.mp4"
+    with av.open(str(path)) as c:
+        v, a = c.streams.video[0], c.streams.audio[0]
+        cc = v.codec_context
+        assert (cc.profile, cc.pix_fmt) == ("High", "yuv420p")
+        assert (cc.color_primaries, cc.color_trc, cc.colorspace) == (1, 1, 1)  # BT.709
+        fps = float(v.average_rate)
+        keys = [float(pk.pts * v.time_base) for pk in c.demux(v) if pk.is_keyframe]
+        gaps = {round(b - a_, 3) for a_, b in itertools.pairwise(keys)}
+        assert gaps == {round((fps // 2) / fps, 3)}, gaps  # closed GOP of half the rate
+        assert (a.codec_context.profile, a.rate, a.channels) == ("LC", 48000, 2)
+        subs = [s for s in c.streams if s.type == "subtitle"]
+        assert [bool(s.disposition & av.stream.Disposition.default) for s in subs] == [
+            True, False]
+    data = path.read_bytes()
+    assert data.index(b"moov") < data.index(b"mdat")  # fast start
+    from pipeline.loudness import measure
+
+    loud = measure(path)
+    assert abs(loud.integrated_lufs + 14) <= 1.0 and loud.true_peak_dbtp <= -1.0
+    manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+    assert manifest["loudness"]["integrated_lufs"] == pytest.approx(loud.integrated_lufs, abs=0.2)
+    # No warning when ffmpeg reads the chapters.
+    read = subprocess.run([FFMPEG, "-hide_banner", "-i", str(path)], capture_output=True,
+                          text=True)
+    assert "chapter track not found" not in read.stderr
+    assert read.stderr.count("Chapter #") == len(manifest["scenes"])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_subtitles_in_every_form(rendered, lang):
+    out, _, _ = rendered
+    other = "en" if lang == "zh" else "zh"
+    d = out / lang
+    own, own_vtt = read_srt(d / "video.srt"), read_srt(d / "video.vtt")
+    assert own == own_vtt and own
+    theirs = read_srt(d / f"video.{other}.srt")
+    manifest = json.loads((d / "manifest.json").read_text("utf-8"))
+    beats = [b for sc in manifest["scenes"] for b in sc["beats"]]
+    # The other language's cues lie inside this video's speech, beat by beat.
+    for cue in theirs:
+        assert any(b["start"] - 0.002 <= cue.start and cue.end <= b["speech_end"] + 0.002
+                   for b in beats), cue
+    both = read_srt(d / "video.bilingual.srt")
+    assert both and all(len(c.lines) >= 2 for c in both)
+    zh_first = lang == "zh"
+    for c in both:
+        has_cjk = any("\u4e00" <= ch <= "\u9fff" for ch in c.lines[0])
+        assert has_cjk == zh_first or not any(ch.isalpha() for ch in c.lines[0])

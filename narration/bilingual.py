@@ -1,0 +1,118 @@
+"""Bilingual subtitles: each cue of the video's language over the same beat's other text.
+
+The other language was written for the same beat but is not spoken, so it has no timings
+of its own. Each cue of a beat covers a share of that beat's text; the other text is cut at
+the same shares, moved to the nearest good break (punctuation first, then a space or a
+Chinese word boundary, never inside brackets or quotes) and wrapped to that language's line
+width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from narration.segment import group_depth, word_boundaries
+from narration.subtitles import EN_MAX_CHARS, ZH_MAX_CHARS, line_width
+from narration.types import Cue
+
+_SENTENCE = frozenset("。.！!？?")
+_CLAUSE = frozenset("；;：:—")
+_COMMA = frozenset("，,、")
+
+
+def _breaks(text: str, zh: bool) -> dict[int, float]:
+    """Break positions in ``text`` and their cost (lower is better)."""
+    depth = group_depth(text)
+    words = word_boundaries(text) if zh else frozenset()
+    out: dict[int, float] = {}
+    for p in range(1, len(text)):
+        if depth[p] and depth[p - 1]:
+            continue
+        before, at = text[p - 1], text[p]
+        if before in ".," and at.isdigit():
+            continue  # 0.71, 1,000
+        if before in _SENTENCE:
+            out[p] = 0.0
+        elif before in _CLAUSE:
+            out[p] = 0.3
+        elif before in _COMMA:
+            out[p] = 0.6
+        elif at.isspace() or before.isspace():
+            out[p] = 1.0
+        elif zh and p in words and not (before.isascii() and at.isascii()):
+            out[p] = 1.5
+    return out
+
+
+def split_at_shares(text: str, shares: Sequence[float], zh: bool) -> list[str]:
+    """``text`` cut into ``len(shares)`` pieces ending near each cumulative share (0-1]."""
+    n = len(text)
+    breaks = _breaks(text, zh)
+    cuts, last = [], 0
+    for k, share in enumerate(shares[:-1]):
+        want = share * n
+        left = len(shares) - k - 1
+        options = [p for p in breaks if last < p < n and p - last >= 1]
+        if not options:
+            break
+        best = min(options, key=lambda p: abs(p - want) / max(1.0, n) * 6 + breaks[p])
+        if left and best >= n:
+            break
+        cuts.append(best)
+        last = best
+    pieces, prev = [], 0
+    for c in [*cuts, n]:
+        pieces.append(text[prev:c].strip())
+        prev = c
+    pieces += [""] * (len(shares) - len(pieces))
+    return pieces
+
+
+def wrap(text: str, zh: bool) -> list[str]:
+    """Lines of at most the language's width, broken at good places."""
+    limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
+    lines: list[str] = []
+    rest = text.strip()
+    while rest and line_width(rest, zh) > limit:
+        breaks = _breaks(rest, zh)
+        fitting = [p for p in breaks if line_width(rest[:p].strip(), zh) <= limit]
+        cut = max(fitting, key=lambda p: p - breaks[p] * 3) if fitting else 0
+        if cut == 0:  # no break fits: cut at the width
+            cut = 1
+            while cut < len(rest) and line_width(rest[:cut + 1], zh) <= limit:
+                cut += 1
+        lines.append(rest[:cut].strip())
+        rest = rest[cut:].strip()
+    if rest:
+        lines.append(rest)
+    return [line for line in lines if line]
+
+
+def bilingual_cues(own: Sequence[Cue], beats: Sequence[tuple[float, float]],
+                   other_texts: Sequence[str], own_zh: bool) -> list[Cue]:
+    """``own`` cues (one line each) with the other language's text of the same beat below.
+
+    ``beats`` are (offset, speech_end) of each beat in time order, ``other_texts`` the other
+    language's display text of each beat.
+    """
+    out: list[Cue] = []
+    k = 0
+    for (offset, speech_end), other in zip(beats, other_texts, strict=True):
+        mine: list[Cue] = []
+        while k < len(own) and own[k].start <= offset + speech_end + 1e-6:
+            mine.append(own[k])
+            k += 1
+        if not mine:
+            continue
+        sizes = [max(1, sum(len(line) for line in c.lines)) for c in mine]
+        total = sum(sizes)
+        shares, acc = [], 0
+        for size in sizes:
+            acc += size
+            shares.append(acc / total)
+        pieces = split_at_shares(other, shares, zh=not own_zh)
+        for c, piece in zip(mine, pieces, strict=True):
+            out.append(Cue(c.start, c.end, (" ".join(c.lines) if not own_zh else
+                                            "".join(c.lines),
+                                            *wrap(piece, zh=not own_zh))))
+    return out

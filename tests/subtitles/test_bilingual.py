@@ -1,0 +1,40 @@
+"""Bilingual cues: the other language's text of the same beat, cut at good places."""
+
+from __future__ import annotations
+
+from narration.bilingual import bilingual_cues, split_at_shares, wrap
+from narration.subtitles import EN_MAX_CHARS, ZH_MAX_CHARS, line_width
+from narration.types import Cue
+
+EN = "Step one, scoring: multiply q and each key [1, 1, 0] entry by entry. Then add them up."
+ZH = "第一步，打分：把查询和每个键逐项相乘，再把乘积加起来。这就是点积。"
+
+
+def test_pieces_keep_every_word_in_order_and_end_at_breaks() -> None:
+    pieces = split_at_shares(EN, [0.3, 0.7, 1.0], zh=False)
+    assert len(pieces) == 3
+    assert " ".join(pieces).split() == EN.split()
+    assert all("[1," not in p or "0]" in p for p in pieces)  # the vector stays whole
+    assert pieces[0].endswith((",", ":", "."))
+    zh = split_at_shares(ZH, [0.5, 1.0], zh=True)
+    assert "".join(zh) == ZH
+    assert zh[0][-1] in "，：。"
+
+
+def test_wrap_respects_the_line_width() -> None:
+    for text, zh in ((EN * 2, False), (ZH * 2, True)):
+        lines = wrap(text, zh)
+        limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
+        assert all(line_width(line, zh) <= limit for line in lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+def test_each_own_cue_gets_its_share_of_the_other_text() -> None:
+    own = [Cue(0.0, 2.0, ("第一步，打分",)), Cue(2.1, 4.0, ("把查询和每个键逐项相乘",)),
+           Cue(4.1, 6.0, ("再把乘积加起来",))]
+    cues = bilingual_cues(own, [(0.0, 6.5)], [EN], own_zh=True)
+    assert [c.start for c in cues] == [0.0, 2.1, 4.1]
+    assert [c.lines[0] for c in cues] == [c.lines[0] for c in own]
+    english = " ".join(" ".join(c.lines[1:]) for c in cues)
+    assert english.split() == EN.split()
+    assert all(len(c.lines) >= 2 for c in cues)
