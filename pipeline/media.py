@@ -82,21 +82,6 @@ def ffmetadata_chapters(chapters: list[tuple[float, float, str]], title: str) ->
     return "\n".join(out) + "\n"
 
 
-def mux(video: Path, audio: Path, subtitles: Path, metadata: Path, lang: str, out: Path) -> None:
-    """Video copied, narration as AAC 48 kHz stereo, soft subtitles tagged with the language,
-    chapters from ``metadata``, moov atom at the front."""
-    tag = LANG_TAGS[lang]
-    run_ffmpeg([
-        "-i", str(video), "-i", str(audio), "-i", str(subtitles), "-i", str(metadata),
-        "-map", "0:v:0", "-map", "1:a:0", "-map", "2:s:0",
-        "-map_metadata", "3", "-map_chapters", "3",
-        "-c:v", "copy", "-c:a", "aac", "-b:a", "160k", "-ar", "48000", "-ac", "2",
-        "-c:s", "mov_text",
-        "-metadata:s:a:0", f"language={tag}", "-metadata:s:s:0", f"language={tag}",
-        "-movflags", "+faststart", str(out),
-    ])
-
-
 @dataclass(frozen=True)
 class SubtitleTrack:
     path: Path  # SRT
