@@ -17,7 +17,6 @@ from manim import (
     CurvedArrow,
     FadeIn,
     FadeOut,
-    FadeTransform,
     GrowArrow,
     Indicate,
     Line,
@@ -204,7 +203,9 @@ class ProjectionsScene(NarratedScene):
                     b.until(name)
                 self.play(FadeIn(e), run_time=b.rt(0.07, 0.7))
                 b.until(f"{name}v", lead=0.7)
-                self._land(VGroup(e[0][1], e[2][1]), e[4][1], b.rt(0.1, 0.7), fade=True)
+                rt = b.rt(0.1, 0.7)
+                self.play(Indicate(e[0][1], color=theme.FG), Indicate(e[2][1]),
+                          e[4][1].animate.set_opacity(1), run_time=rt)
                 self._regroup(e)
             results = VGroup(eq_q[4], *[e[4] for e in eqs_more])
             b.until("distinct")
@@ -401,15 +402,11 @@ class ProjectionsScene(NarratedScene):
             self.play(FadeIn(vectors, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
             self.play(Write(only), Create(underline), run_time=b.rt(0.1, 1.0))
 
-    def _land(self, src: Mobject, target: Mobject, run_time: float, fade: bool = False) -> None:
-        """Move a copy of ``src`` onto the hidden ``target``, then show ``target`` itself.
-
-        ``fade`` cross-fades instead of morphing (for different text: glyphs must not morph).
-        """
-        moving, landed = src.copy(), target.copy().set_opacity(1)
-        anim = FadeTransform(moving, landed) if fade else Transform(moving, landed)
-        self.play(anim, run_time=run_time)
-        self.remove(moving, landed)
+    def _land(self, src: Mobject, target: Mobject, run_time: float) -> None:
+        """Move a copy of ``src`` (the same text) onto the hidden ``target``, then show it."""
+        moving = src.copy()
+        self.play(Transform(moving, target.copy().set_opacity(1)), run_time=run_time)
+        self.remove(moving)
         target.set_opacity(1)
 
     def _regroup(self, group: Mobject) -> None:
