@@ -98,7 +98,9 @@ class WorkedExampleScene(NarratedScene):
             b.until("sqrt")
             self.play(*self._swap_step(self.s("step2")), FadeOut(self.calc),
                       FadeIn(table[SCALED][0]), run_time=b.rt(0.05, 0.4))
-            self.play(FadeIn(div, shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
+            self.play(FadeIn(div[0], shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
+            b.until("about")
+            self.play(FadeIn(div[1:], shift=0.1 * LEFT), run_time=b.rt(0.05, 0.4))
             b.until("scaled")
             self.play(LaggedStart(*[FadeIn(c, shift=0.3 * RIGHT) for c in table[SCALED][1]],
                                   lag_ratio=0.6), run_time=b.rt(0.3, 2.4))

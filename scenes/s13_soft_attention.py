@@ -75,10 +75,12 @@ class SoftAttentionScene(NarratedScene):
             soft_anchor = soft.get_corner(UL)
             self.play(FadeIn(soft_head), *[FadeIn(r[0]) for r in soft], run_time=b.rt(0.1, 0.8))
             b.until("soft")
-            self.play(LaggedStart(*[GrowFromEdge(soft[i][1], LEFT) for i in order],
+            last = int(order[-1])  # its share is read out; it appears as it is read
+            self.play(LaggedStart(*[GrowFromEdge(soft[i][1], LEFT) for i in order[:-1]],
                                   lag_ratio=0.35), run_time=b.rt(0.2, 1.8))
             b.until("last")
-            self.play(Indicate(soft[int(order[-1])], color=theme.Q_COLOR, scale_factor=1.1),
+            self.play(GrowFromEdge(soft[last][1], LEFT), run_time=b.rt(0.04, 0.4))
+            self.play(Indicate(soft[last], color=theme.Q_COLOR, scale_factor=1.1),
                       run_time=b.rt(0.1, 1.0))
 
         with self.beat("hard") as b:
