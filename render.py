@@ -67,6 +67,9 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                    help="audio clip cache (default: ~/.cache/qkv-explainer/audio)")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
                    help="scenes rendered in parallel (default: %(default)s)")
+    p.add_argument("--burn-subs", action="store_true",
+                   help="also write video.burned.mp4 with the subtitles drawn into the picture "
+                        "(bundled CJK font, inside the bottom band)")
     p.add_argument("--list", action="store_true", help="list scene ids and titles, then exit")
     args = p.parse_args(argv)
     if args.jobs < 1:
@@ -81,6 +84,14 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
         args.scene_ids = wanted
     else:
         args.scene_ids = [s.scene_id for s in scenes]
+    if args.burn_subs:
+        from narration import style
+        from pipeline.media import has_libass
+
+        if not style.FONT_FILE.is_file() or not has_libass():
+            _say(f"error: --burn-subs: the bundled ffmpeg cannot draw subtitles with "
+                 f"{style.FONT_FILE} (libass or the font is missing)")
+            raise SystemExit(EXIT_BAD_INPUT)
     if args.numbers is not None and not args.numbers.is_file():
         _say(f"error: {args.numbers}: -: numbers file not found")
         raise SystemExit(EXIT_BAD_INPUT)

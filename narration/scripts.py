@@ -187,3 +187,12 @@ def video_title(lang: str, root: Path = SCRIPTS_DIR) -> str:
     if not isinstance(title, str) or not title.strip():
         raise ScriptError(path, "title", "missing or empty")
     return title.strip()
+
+
+def video_summary(lang: str, root: Path = SCRIPTS_DIR) -> str:
+    """The video's short summary in ``lang`` (``scripts/<lang>/_video.toml``)."""
+    path = root / lang / "_video.toml"
+    summary = _read(path).get("summary")
+    if not isinstance(summary, str) or not summary.strip():
+        raise ScriptError(path, "summary", "missing or empty")
+    return summary.strip()

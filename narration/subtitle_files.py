@@ -40,3 +40,20 @@ def read(path: Path) -> list[Cue]:
     return [Cue(e.start / 1000, e.end / 1000,
                 tuple(line.strip() for line in e.plaintext.splitlines() if line.strip()))
             for e in subs if not e.is_comment]
+
+
+def write_burn_ass(cues: Sequence[Cue], path: Path, width: int, height: int,
+                   band_share: float, font: str) -> None:
+    """An ASS file that draws two lines of subtitles inside the bottom band of a
+    ``width`` x ``height`` picture (``band_share`` of its height), in ``font``."""
+    band = band_share * height
+    subs = to_ssafile(cues)
+    subs.info["PlayResX"], subs.info["PlayResY"] = str(width), str(height)
+    subs.info["WrapStyle"] = "2"  # our lines are already broken: never rewrap
+    subs.styles["Default"] = pysubs2.SSAStyle(
+        fontname=font, fontsize=round(band * 0.34), primarycolor=pysubs2.Color(240, 240, 245),
+        outlinecolor=pysubs2.Color(0, 0, 0), backcolor=pysubs2.Color(0, 0, 0, 96),
+        bold=False, outline=max(1, round(band * 0.015)), shadow=0,
+        alignment=pysubs2.Alignment.BOTTOM_CENTER, marginv=round(band * 0.1),
+        marginl=round(width * 0.04), marginr=round(width * 0.04))
+    write(cues, path, "ass", subs)

@@ -7,7 +7,9 @@ import os
 import shutil
 from pathlib import Path
 
-from narration.atomic import atomic_write_text
+from narration.atomic import atomic_path, atomic_write_text
+
+__all__ = ["atomic_path", "replace_dir", "write_json", "write_text"]
 
 
 def write_text(path: Path, data: str) -> None:

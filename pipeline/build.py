@@ -10,18 +10,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from narration import subtitle_files
+from narration import style, subtitle_files
 from narration.bilingual import bilingual_cues
 from narration.marks import mark_times
 from narration.numfmt import LANGS
 from narration.placeholders import Resolved
-from narration.scripts import SceneScript, video_title
+from narration.scripts import SceneScript, video_summary, video_title
 from narration.subtitles import build_track
 from narration.timeline import SceneTimes, beat_slot
 from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
 from narration.types import Clip, Cue, WordTiming
-from pipeline import atomic, loudness, media, quality, soundtrack
+from pipeline import atomic, kit, loudness, media, quality, soundtrack
 from pipeline.scene_render import QUALITIES, RenderedScene, render_scene
 from scenes.context import ScenePlan
 
@@ -105,6 +105,39 @@ def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTim
                           own_zh=lang == "zh")
     subtitle_files.write(both, staged / "video.bilingual.srt", "srt")
     return cues, other_cues
+
+
+def burn(staged: Path, work: Path, cues: list[Cue], picture: Path, fps: int) -> None:
+    """video.burned.mp4: the master with this language's subtitles drawn in the band."""
+    width, height = media.frame_size(picture)
+    ass = work / "burn.ass"
+    subtitle_files.write_burn_ass(cues, ass, width, height, style.SUBTITLE_BAND_SHARE,
+                                  style.FONT)
+    fonts = work / "fonts"  # libass wants a folder holding only font files
+    fonts.mkdir(exist_ok=True)
+    link = fonts / style.FONT_FILE.name
+    if not link.exists():
+        link.symlink_to(style.FONT_FILE)
+    with atomic.atomic_path(staged / "video.burned.mp4") as tmp:
+        media.burn_subtitles(staged / "video.mp4", ass, fonts, fps, tmp.with_suffix(".mp4"))
+        tmp.with_suffix(".mp4").replace(tmp)
+
+
+def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
+              picture: Path, scripts: list[SceneScript]) -> None:
+    """description.txt (title, summary, chapter list) and thumbnail.png."""
+    title = video_title(lang)
+    kit.write_description(staged / "description.txt", title, video_summary(lang), chapters,
+                          lang)
+    # A frame from the formula scene when it is there (it shows the whole idea), else a
+    # third of the way in.
+    at = chapters[-1][1] / 3
+    for script, (start, end, _t) in zip(scripts, chapters, strict=True):
+        if script.scene_id == "formula":
+            at = start + 0.6 * (end - start)
+    frame = work / "thumb_frame.png"
+    media.frame_png(picture, at, frame)
+    kit.thumbnail(frame, title, lang, staged / "thumbnail.png")
 
 
 def render_scenes(inputs, plan_path: Path, quality: str, work: Path, jobs: int, lang: str
@@ -194,9 +227,15 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
     final = loudness.measure(staged / "video.mp4")
     _say(f"[{lang}] master encoded in {time.monotonic() - t_master:.1f} s: "
          f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
+    if getattr(args, "burn_subs", False):
+        t_burn = time.monotonic()
+        burn(staged, lang_work, cues, video_only, fps)
+        _say(f"[{lang}] subtitles burned in {time.monotonic() - t_burn:.1f} s")
+    write_kit(staged, lang_work, lang, chapters, video_only, scripts)
 
     manifest = {
         "lang": lang,
+        "title": video_title(lang),
         "duration": round(total, 3),
         "quality": args.quality,
         "loudness": {"integrated_lufs": final.integrated_lufs,

@@ -82,6 +82,50 @@ def ffmetadata_chapters(chapters: list[tuple[float, float, str]], title: str) ->
     return "\n".join(out) + "\n"
 
 
+X264_PRESET = "medium"
+
+
+def x264_args(fps: int) -> list[str]:
+    """H.264 High, yuv420p, BT.709, closed GOP of half the frame rate, 2 B-frames, CRF 18."""
+    gop = str(max(1, fps // 2))
+    return ["-c:v", "libx264", "-preset", X264_PRESET, "-crf", "18", "-profile:v", "high",
+            "-pix_fmt", "yuv420p", "-g", gop, "-keyint_min", gop, "-sc_threshold", "0",
+            "-bf", "2", "-flags", "+cgop",
+            "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
+            "-color_range", "tv",
+            "-x264-params", "colorprim=bt709:transfer=bt709:colormatrix=bt709"]
+
+
+def has_libass() -> bool:
+    """Whether the bundled ffmpeg can draw subtitles (its ``subtitles`` filter)."""
+    proc = subprocess.run([FFMPEG, "-hide_banner", "-filters"], capture_output=True, text=True)
+    return any(line.split()[1:2] == ["subtitles"] for line in proc.stdout.splitlines()
+               if len(line.split()) > 1)
+
+
+def burn_subtitles(master: Path, ass: Path, fonts_dir: Path, fps: int, out: Path) -> None:
+    """``master`` with the ASS subtitles drawn into the picture (audio and tracks copied)."""
+
+    def esc(p: Path) -> str:  # the filter graph's own quoting
+        return str(p).replace("\\", "\\\\").replace(":", "\\:").replace("'", "\\'")
+
+    run_ffmpeg(["-i", str(master), "-map", "0:v:0", "-map", "0:a", "-map", "0:s?",
+                "-map_chapters", "0", "-vf", f"subtitles={esc(ass)}:fontsdir={esc(fonts_dir)}",
+                *x264_args(fps), "-c:a", "copy", "-c:s", "copy", "-movflags", "+faststart",
+                str(out)])
+
+
+def frame_size(video: Path) -> tuple[int, int]:
+    with av.open(str(video)) as c:
+        cc = c.streams.video[0].codec_context
+        return cc.width, cc.height
+
+
+def frame_png(video: Path, at: float, out: Path) -> None:
+    """One frame of ``video`` at ``at`` seconds as PNG."""
+    run_ffmpeg(["-ss", f"{max(0.0, at):.3f}", "-i", str(video), "-frames:v", "1", str(out)])
+
+
 @dataclass(frozen=True)
 class SubtitleTrack:
     path: Path  # SRT
@@ -95,7 +139,6 @@ def encode_master(picture: Path, audio: Path, tracks: list[SubtitleTrack], metad
     closed GOP of half the frame rate, 2 B-frames, CRF 18), AAC-LC 48 kHz stereo, one
     mov_text track per language (the first default), chapters from ``metadata``, fast start.
     """
-    gop = max(1, fps // 2)
     inputs = ["-i", str(picture), "-i", str(audio)]
     maps = ["-map", "0:v:0", "-map", "1:a:0"]
     sub_opts: list[str] = []
@@ -108,11 +151,7 @@ def encode_master(picture: Path, audio: Path, tracks: list[SubtitleTrack], metad
     inputs += ["-i", str(metadata)]
     run_ffmpeg([
         *inputs, *maps, "-map_metadata", str(meta_index), "-map_chapters", str(meta_index),
-        "-c:v", "libx264", "-preset", "medium", "-crf", "18", "-profile:v", "high",
-        "-pix_fmt", "yuv420p", "-g", str(gop), "-keyint_min", str(gop), "-sc_threshold", "0",
-        "-bf", "2", "-flags", "+cgop",
-        "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
-        "-color_range", "tv", "-x264-params", "colorprim=bt709:transfer=bt709:colormatrix=bt709",
+        *x264_args(fps),
         "-c:a", "aac", "-profile:a", "aac_low", "-b:a", "192k", "-ar", "48000", "-ac", "2",
         "-c:s", "mov_text", *sub_opts,
         "-metadata:s:a:0", f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}",

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
-import manimgx_fonts_cjk
 import manimpango
 from manim import (
     DOWN,
@@ -20,15 +18,15 @@ from manim import (
     config,
 )
 
+from narration import style
+
 # Fonts: a bundled Noto Sans CJK so Chinese never renders as boxes, whatever the system has.
-FONT_DIR = Path(manimgx_fonts_cjk.__file__).resolve().parent
-FONT_FILE = next(FONT_DIR.glob("*.tt[cf]"))
-FONT = "Noto Sans CJK SC"
+FONT_DIR, FONT_FILE, FONT = style.FONT_DIR, style.FONT_FILE, style.FONT
 manimpango.register_font(str(FONT_FILE))
 
 # Colours (Q yellow, K teal, V red-ish, kept throughout)
-BG = "#10131a"
-FG = "#e8e8ee"
+BG = style.BG
+FG = style.FG
 MUTED = "#8a90a0"
 Q_COLOR = "#f4c542"
 K_COLOR = "#2ec4b6"
@@ -43,7 +41,7 @@ FRAME_H = config.frame_height
 MARGIN = 0.45
 HEADER_Y = FRAME_H / 2 - 0.5
 CONTENT_TOP = FRAME_H / 2 - 1.05
-SUBTITLE_BAND = 1.45  # the bottom band kept free for subtitles
+SUBTITLE_BAND = style.SUBTITLE_BAND_UNITS  # the bottom band kept free for subtitles
 CONTENT_BOTTOM = -FRAME_H / 2 + SUBTITLE_BAND
 CONTENT_W = FRAME_W - 2 * MARGIN
 CONTENT_H = CONTENT_TOP - CONTENT_BOTTOM

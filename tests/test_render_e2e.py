@@ -192,3 +192,16 @@ def test_subtitles_in_every_form(rendered, lang):
     for c in both:
         has_cjk = any("\u4e00" <= ch <= "\u9fff" for ch in c.lines[0])
         assert has_cjk == zh_first or not any(ch.isalpha() for ch in c.lines[0])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_publishing_kit(rendered, lang):
+    out, _, _ = rendered
+    from PIL import Image
+
+    manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+    text = (out / lang / "description.txt").read_text("utf-8")
+    assert text.splitlines()[0] == manifest["title"]
+    assert f"00:00 {manifest['scenes'][0]['title']}" in text
+    thumb = out / lang / "thumbnail.png"
+    assert Image.open(thumb).size == (1280, 720) and thumb.stat().st_size < 2_000_000
