@@ -106,7 +106,7 @@ class HookScene(NarratedScene):
                 b.until(f"w{ascii_lowercase[i]}")  # marks wa, wb, ...
                 self.play(GrowFromEdge(bar_mobs[i], DOWN),
                           arcs[i].animate.set_stroke(width=1 + 9 * float(weights[i]) / top_w),
-                          Indicate(chips[i], color=theme.FG, scale_factor=1.08),
+                          Indicate(chips[i][1], color=theme.ACCENT, scale_factor=1.15),
                           run_time=b.rt(0.06, 0.6))
 
         with self.beat("question") as b:
@@ -119,10 +119,10 @@ class HookScene(NarratedScene):
             self.remove(lines)
             best, worst = ranks[0], ranks[-1]
             b.until("top")
-            self.play(Indicate(VGroup(chips[best], bar_mobs[best]), color=theme.GOOD,
+            self.play(Indicate(VGroup(chips[best][1], bar_mobs[best]), color=theme.GOOD,
                                scale_factor=1.1), run_time=b.rt(0.12, 0.9))
             b.until("bottom")
-            self.play(Indicate(VGroup(chips[worst], bar_mobs[worst]), color=theme.V_COLOR,
+            self.play(Indicate(VGroup(chips[worst][1], bar_mobs[worst]), color=theme.GOOD,
                                scale_factor=1.1), run_time=b.rt(0.12, 0.9))
 
         with self.beat("qkv") as b:

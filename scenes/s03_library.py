@@ -20,6 +20,7 @@ from manim import (
     Rectangle,
     TransformFromCopy,
     VGroup,
+    there_and_back,
 )
 
 from scenes import theme
@@ -59,7 +60,7 @@ class LibraryScene(NarratedScene):
                 self.play(FadeIn(step, shift=0.1 * RIGHT), run_time=b.rt(0.06, 0.5))
             b.until("want")
             self._activate(steps, 0, b)
-            self.play(Indicate(want, color=theme.Q_COLOR, scale_factor=1.1),
+            self.play(Indicate(want[1], color=theme.Q_COLOR, scale_factor=1.1),
                       run_time=b.rt(0.1, 0.8))
 
         with self.beat("catalogue") as b:
@@ -153,8 +154,8 @@ class LibraryScene(NarratedScene):
             for line, mark, part in zip(legend, ("q", "k", "v"), (want, cards[0], books[0]),
                                         strict=True):
                 b.until(mark)
-                self.play(FadeIn(line, shift=0.1 * RIGHT), Indicate(part, scale_factor=1.08,
-                                                                    color=line[2].color),
+                self.play(FadeIn(line, shift=0.1 * RIGHT),
+                          part.animate(rate_func=there_and_back).scale(1.1),
                           run_time=b.rt(0.08, 0.6))
             b.until("steps")
             self.play(*[s.animate.set_color(theme.ACCENT) for s in steps],

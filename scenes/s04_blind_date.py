@@ -201,7 +201,7 @@ class BlindDateScene(NarratedScene):
         """A guest's own checklist, drawn as an icon: two ticked boxes and lines."""
         box = theme.panel(1.0, 0.7, color=theme.Q_COLOR, fill=theme.BG)
         rows = VGroup()
-        for w in (0.42, 0.32):
+        for w in (0.44, 0.32):
             square = Rectangle(width=0.14, height=0.14).set_stroke(theme.Q_COLOR, width=2)
             bar = Rectangle(width=w, height=0.05).set_stroke(width=0).set_fill(theme.FG, 0.8)
             rows.add(VGroup(square, bar).arrange(RIGHT, buff=0.1))
@@ -229,7 +229,7 @@ class BlindDateScene(NarratedScene):
         row = VGroup()
         for letter, color, label in zip("QKV", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
                                         labels, strict=True):
-            badge = theme.panel(0.42, 0.42, color=color, fill=color)
+            badge = theme.panel(0.44, 0.44, color=color, fill=color)
             ch = theme.text(letter, theme.SMALL_SIZE, theme.BG, weight="BOLD").move_to(badge)
             row.add(VGroup(VGroup(badge, ch), theme.text(label, theme.SMALL_SIZE, color))
                     .arrange(RIGHT, buff=0.15))
