@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-import math
-
 from manim import (
     DOWN,
     LEFT,
     RIGHT,
     UP,
-    Axes,
+    Create,
     CurvedArrow,
-    DashedLine,
-    Dot,
     FadeIn,
+    FadeOut,
     Indicate,
     Line,
     Rectangle,
     SurroundingRectangle,
-    TransformFromCopy,
-    ValueTracker,
     VGroup,
     Write,
-    always_redraw,
 )
 
 from scenes import theme
@@ -39,15 +33,7 @@ CELL_W = 1.05
 CELL_H = 0.46
 
 
-X_MAX = 8.0  # the graphs' score-gap axis runs from 0 to X_MAX, the hard pick flips halfway
-
-
-def _sigmoid(x: float) -> float:
-    return 1 / (1 + math.exp(-(x - X_MAX / 2)))
-
-
-def _step(x: float) -> float:
-    return 1.0 if x > X_MAX / 2 else 0.0
+LEFT_EDGE = -theme.FRAME_W / 2 + theme.MARGIN
 
 
 class WeightedSumScene(NarratedScene):
@@ -55,10 +41,11 @@ class WeightedSumScene(NarratedScene):
 
     def narrate(self) -> None:
         fb = self.numbers.fill_blank
+        d = self.derived
         tokens = fb.tokens[self.lang]
         features = fb.value_features[self.lang]
-        weights = self.derived.fill_weights
-        out = self.derived.fill_output
+        weights = d.fill_weights
+        out = d.fill_output
         n = len(tokens)
         top_y = theme.CONTENT_TOP - 0.2
         feat_y = top_y - 0.5
@@ -66,22 +53,35 @@ class WeightedSumScene(NarratedScene):
 
         with self.beat("intro") as b:
             header = self.title_card(b)
-            names = VGroup(*[theme.text(t, theme.BODY_SIZE) for t in tokens])
+            names = VGroup(*[theme.row_text(t, theme.BODY_SIZE) for t in tokens])
             for name, y in zip(names, row_y, strict=True):
                 name.move_to([TOKEN_RIGHT - name.width / 2, y, 0])
+            self.play(FadeIn(names), run_time=b.rt(0.08, 0.5))
+            b.until("rule")
+            rule = theme.formula("sum_i {{ w_i : w }} dot {{ V_i : v }}", 40, theme.FG)
+            rule.select("w").set_color(theme.Q_COLOR)
+            rule.select("v").set_color(theme.V_COLOR)
+            rule.move_to([(TOKEN_RIGHT + LEFT_EDGE) / 2 + 0.6, row_y[-1] - 1.0, 0])
+            self.play(Write(rule), run_time=b.rt(0.12, 1.0))
+            b.until("shares")
             w_head = theme.text(self.s("weight"), theme.SMALL_SIZE, theme.Q_COLOR)
             w_head.move_to([WEIGHT_X, feat_y, 0])
+            note = theme.text(self.s("not_scaled"), theme.SMALL_SIZE, theme.MUTED)
+            note.move_to([WEIGHT_X, top_y, 0])
             w_cells = VGroup(*[
                 theme.text(self.pct(w), theme.NUM_SIZE, theme.Q_COLOR).move_to([WEIGHT_X, y, 0])
                 for w, y in zip(weights, row_y, strict=True)
             ])
-            self.play(FadeIn(names), run_time=b.rt(0.1, 0.6))
             self.play(FadeIn(w_head), *[FadeIn(c, shift=0.2 * RIGHT) for c in w_cells],
-                      run_time=b.rt(0.12, 0.8))
+                      run_time=b.rt(0.1, 0.8))
+            self.play(FadeIn(note), run_time=b.rt(0.06, 0.5))
 
         with self.beat("values") as b:
             v_title = theme.text(self.s("v_title"), theme.SMALL_SIZE, theme.V_COLOR)
             v_title.move_to([V_X[1], top_y, 0])
+            gap = note.get_right()[0] - (v_title.get_left()[0] - 0.3)
+            if gap > 0:  # keep the "not divided" note clear of the V title
+                note.shift(gap * LEFT)
             v_heads = VGroup(*[
                 theme.fit(theme.text(f, theme.SMALL_SIZE, theme.V_COLOR), CELL_W)
                 .move_to([x, feat_y, 0])
@@ -94,16 +94,15 @@ class WeightedSumScene(NarratedScene):
                     for v, x in zip(fb.V[i], V_X, strict=True)
                 ]))
             brackets = VGroup(*[self._bracket(r) for r in v_rows])
-            self.play(FadeIn(v_title), FadeIn(v_heads), run_time=b.rt(0.1, 0.7))
-            self.play(*[FadeIn(VGroup(r, br), shift=0.1 * DOWN)
-                        for r, br in zip(v_rows, brackets, strict=True)],
-                      run_time=b.rt(0.12, 0.9))
+            self.play(FadeIn(v_title), FadeIn(v_heads), run_time=b.rt(0.08, 0.6))
             for i in range(n):
-                nonzero = [c for c, v in zip(v_rows[i], fb.V[i], strict=True) if v != 0]
-                targets = [v_heads[j] for j, v in enumerate(fb.V[i]) if v != 0]
-                if nonzero:
-                    self.play(Indicate(VGroup(names[i], *nonzero, *targets), color=theme.V_COLOR),
-                              run_time=b.rt(0.08, 0.9))
+                b.until("v" + "abcd"[i])
+                has = [j for j, v in enumerate(fb.V[i]) if v != 0]
+                anims = [FadeIn(VGroup(v_rows[i], brackets[i]), shift=0.1 * DOWN)]
+                if has:
+                    anims.append(Indicate(VGroup(names[i], *[v_heads[j] for j in has]),
+                                          color=theme.V_COLOR))
+                self.play(*anims, run_time=b.rt(0.08, 0.7))
 
         with self.beat("multiply") as b:
             times = VGroup(*[theme.text("×", theme.NUM_SIZE, theme.MUTED).move_to([TIMES_X, y, 0])
@@ -124,109 +123,86 @@ class WeightedSumScene(NarratedScene):
                 cells = VGroup(*[self._cell(weights[i] * v, x, y, theme.V_COLOR)
                                  for v, x in zip(fb.V[i], P_X, strict=True)])
                 products.add(cells)
-                self.play(TransformFromCopy(VGroup(w_cells[i], v_rows[i]), cells),
-                          run_time=b.rt(0.12, 1.0))
-            self.play(Indicate(products[0], color=theme.Q_COLOR),
-                      Indicate(products[-1], color=theme.MUTED), run_time=b.rt(0.1, 0.8))
+                b.until("m" + "abcd"[i])
+                # the row's share and V light up, its products fade in: no glyph morph
+                self.play(Indicate(VGroup(w_cells[i], v_rows[i]), color=theme.FG,
+                                   scale_factor=1.1),
+                          FadeIn(cells, shift=0.3 * RIGHT), run_time=b.rt(0.08, 0.8))
 
         with self.beat("sum") as b:
             sum_y = row_y[-1] - 0.9
-            rule = Line([P_X[0] - CELL_W / 2, row_y[-1] - 0.45, 0],
+            line = Line([P_X[0] - CELL_W / 2, row_y[-1] - 0.45, 0],
                         [P_X[-1] + CELL_W / 2, row_y[-1] - 0.45, 0], color=theme.MUTED)
             total = theme.text(self.s("total"), theme.BODY_SIZE, theme.GOOD)
             total.move_to([EQ_X - 0.3 - total.width / 2, sum_y, 0])
             sums = VGroup(*[self._cell(o, x, sum_y, theme.GOOD)
                             for o, x in zip(out, P_X, strict=True)])
-            self.play(Write(rule), FadeIn(total), run_time=b.rt(0.08, 0.6))
-            self.play(*[TransformFromCopy(VGroup(*[products[i][j] for i in range(n)]), sums[j])
-                        for j in range(len(P_X))], run_time=b.rt(0.15, 1.2))
+            b.until("sum")
+            self.play(Write(line), FadeIn(total), run_time=b.rt(0.06, 0.5))
+            for j in range(len(P_X)):  # column by column, as the voice reads them
+                column = VGroup(*[products[i][j] for i in range(n)])
+                self.play(Indicate(column, color=theme.GOOD, scale_factor=1.05),
+                          FadeIn(sums[j], shift=0.3 * DOWN), run_time=b.rt(0.07, 0.8))
             result = theme.text(self.s("result"), theme.SMALL_SIZE, theme.GOOD)
             result.next_to(sums, DOWN, buff=0.2)
             if result.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
                 result.align_to(sums, RIGHT)
             box = SurroundingRectangle(sums, color=theme.GOOD, buff=0.08)
-            self.play(Write(box), FadeIn(result), run_time=b.rt(0.1, 0.8))
-            self.play(Indicate(VGroup(sums[0], p_heads[0]), color=theme.GOOD),
+            self.play(Create(box), FadeIn(result), run_time=b.rt(0.08, 0.6))
+            b.until("mix")
+            main = d.fill_output_main
+            self.play(Indicate(VGroup(sums[main], p_heads[main]), color=theme.GOOD),
                       run_time=b.rt(0.12, 1.0))
+            traces = [VGroup(sums[j], p_heads[j]) for j in d.fill_output_traces]
+            if traces:
+                self.play(*[Indicate(t, color=theme.GOOD, scale_factor=1.1) for t in traces],
+                          run_time=b.rt(0.1, 0.8))
 
         with self.beat("why_not_top") as b:
             self.clear_content(b, keep=(header,))
             question = theme.text(self.s("question"), theme.BODY_SIZE + 4, theme.FG)
             theme.fit(question, theme.CONTENT_W)
-            question.move_to(UP * (theme.CONTENT_TOP - 0.5))
+            question.move_to(UP * (theme.CONTENT_TOP - 0.4))
             soft = self._chip_row(tokens, [float(w) / float(max(weights)) for w in weights],
                                   self.s("soft"), theme.GOOD)
-            top = int(max(range(n), key=lambda i: weights[i]))
+            top = d.fill_order[0]
             hard = self._chip_row(tokens, [1.0 if i == top else 0.12 for i in range(n)],
                                   self.s("hard"), theme.V_COLOR)
-            rows = VGroup(soft, hard).arrange(DOWN, buff=0.6, aligned_edge=LEFT)
+            rows = VGroup(soft, hard).arrange(DOWN, buff=0.5, aligned_edge=LEFT)
             theme.fit(rows, theme.CONTENT_W)
-            rows.next_to(question, DOWN, buff=0.7).set_x(0)
-            self.play(Write(question), run_time=b.rt(0.15, 1.0))
-            self.play(FadeIn(soft), run_time=b.rt(0.1, 0.7))
-            self.play(FadeIn(hard), run_time=b.rt(0.1, 0.7))
-
-        with self.beat("spread_info") as b:
-            self.clear_content(b, keep=(header,))
+            rows.next_to(question, DOWN, buff=0.6).set_x(0)
+            self.play(Write(question), FadeIn(soft), FadeIn(hard), run_time=b.rt(0.1, 0.9))
+            b.until("spread")
+            spread = theme.text(self.s("spread"), theme.BODY_SIZE, theme.FG)
+            theme.fit(spread, theme.CONTENT_W)
+            spread.next_to(question, DOWN, buff=0.45)
+            self.play(FadeOut(rows), FadeIn(spread, shift=0.1 * UP), run_time=b.rt(0.06, 0.6))
             adjs = self.items("adj")
             cards = VGroup(*[self._card(a, theme.K_COLOR) for a in adjs],
                            self._card(self.s("noun"), theme.Q_COLOR))
-            cards.arrange(RIGHT, buff=0.7).move_to(theme.CONTENT_CENTER + 0.2 * DOWN)
+            cards.arrange(RIGHT, buff=0.7).move_to(UP * (spread.get_bottom()[1] - 2.0))
             noun = cards[-1]
             arrows = VGroup(*[
                 CurvedArrow(noun.get_top() + 0.1 * UP, c.get_top() + 0.1 * UP,
                             angle=0.9 + 0.3 * k, color=theme.Q_COLOR, stroke_width=4)
                 for k, c in enumerate(cards[:-1][::-1])
             ])
-            spread = theme.text(self.s("spread"), theme.BODY_SIZE, theme.FG)
-            theme.fit(spread, theme.CONTENT_W)
-            spread.next_to(cards, DOWN, buff=0.55)
-            self.play(FadeIn(cards, shift=0.1 * DOWN), run_time=b.rt(0.1, 0.8))
-            self.play(*[Write(a) for a in arrows], run_time=b.rt(0.12, 1.0))
-            self.play(FadeIn(spread), run_time=b.rt(0.08, 0.6))
+            b.until("apple")
+            self.play(FadeIn(cards, shift=0.1 * DOWN), run_time=b.rt(0.06, 0.6))
+            self.play(*[Create(a) for a in arrows], run_time=b.rt(0.08, 0.9))
             lost = theme.text(self.s("lost"), theme.BODY_SIZE, theme.V_COLOR)
             theme.fit(lost, theme.CONTENT_W)
-            lost.next_to(spread, DOWN, buff=0.3)
-            self._pause(b, 2.5, keep=2.5)
-            dropped = cards[0]
-            self.play(arrows[-1].animate.set_opacity(0.15), dropped.animate.set_opacity(0.25),
-                      FadeIn(lost), run_time=b.rt(0.1, 0.8))
-
-        with self.beat("smooth") as b:
-            self.clear_content(b, keep=(header,))
-            left = self._graph(self.s("smooth"), theme.GOOD, smooth=True)
-            right = self._graph(self.s("jump"), theme.V_COLOR, smooth=False)
-            graphs = VGroup(left["all"], right["all"]).arrange(RIGHT, buff=1.0, aligned_edge=UP)
-            theme.fit(graphs, theme.CONTENT_W)
-            graphs.move_to(theme.CONTENT_CENTER + 0.35 * UP)
-            x = ValueTracker(0.5)
-            dots = VGroup(
-                always_redraw(lambda: Dot(left["axes"].c2p(x.get_value(), _sigmoid(x.get_value())),
-                                          color=theme.FG, radius=0.1)),
-                always_redraw(lambda: Dot(right["axes"].c2p(x.get_value(), _step(x.get_value())),
-                                          color=theme.FG, radius=0.1)),
-            )
-            notes = VGroup(
-                theme.text(self.s("smooth_note"), theme.SMALL_SIZE, theme.GOOD),
-                theme.text(self.s("jump_note"), theme.SMALL_SIZE, theme.V_COLOR),
-            )
-            for note, g in zip(notes, (left["all"], right["all"]), strict=True):
-                theme.fit(note, g.width + 0.4)
-                note.next_to(g, DOWN, buff=0.3)
-            self.play(FadeIn(left["frame"]), FadeIn(right["frame"]), run_time=b.rt(0.08, 0.8))
-            self.play(Write(left["curve"]), Write(right["curve"]), run_time=b.rt(0.1, 1.0))
-            self.add(dots)
-            self.play(x.animate.set_value(X_MAX - 0.5), run_time=b.rt(0.25, 4.0))
-            self.play(FadeIn(notes), run_time=b.rt(0.08, 0.6))
-            self.play(x.animate.set_value(X_MAX / 2 - 1), run_time=b.rt(0.15, 2.5))
+            lost.next_to(cards, DOWN, buff=0.35)
+            b.until("lost")
+            self.play(FadeOut(arrows[-1]), cards[0].animate.set_opacity(0.25), FadeIn(lost),
+                      run_time=b.rt(0.08, 0.8))
+            later = theme.text(self.s("later"), theme.SMALL_SIZE, theme.GOOD)
+            theme.fit(later, theme.CONTENT_W)
+            later.next_to(lost, DOWN, buff=0.3)
+            b.until("later")
+            self.play(FadeIn(later, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
 
     # -- pieces ---------------------------------------------------------------------------------
-    def _pause(self, b, most: float, keep: float) -> None:
-        """Wait up to ``most`` s, leaving at least ``keep`` s of the beat for what follows."""
-        t = min(most, b.remaining - keep)
-        if t > 0.1:
-            self.wait(t)
-
     def _bracket(self, row: VGroup) -> VGroup:
         h = row.height + 0.3
         parts = VGroup()
@@ -269,24 +245,3 @@ class WeightedSumScene(NarratedScene):
         txt = theme.text(word, theme.TITLE_SIZE, theme.FG)
         box = theme.panel(max(txt.width + 0.8, 1.6), 1.2, color=color)
         return VGroup(box, txt.move_to(box))
-
-    def _graph(self, title: str, color: str, smooth: bool) -> dict:
-        axes = Axes(x_range=[0, X_MAX, 1], y_range=[0, 1.1, 0.5], x_length=4.8, y_length=2.4,
-                    tips=False, axis_config={"color": theme.MUTED, "include_ticks": False})
-        if smooth:
-            curve = axes.plot(_sigmoid, color=color, x_range=[0, X_MAX, 0.1])
-        else:
-            mid = X_MAX / 2
-            curve = VGroup(
-                Line(axes.c2p(0, 0), axes.c2p(mid, 0), color=color, stroke_width=4),
-                DashedLine(axes.c2p(mid, 0), axes.c2p(mid, 1), color=color, stroke_width=2),
-                Line(axes.c2p(mid, 1), axes.c2p(X_MAX, 1), color=color, stroke_width=4),
-            )
-        head = theme.text(title, theme.BODY_SIZE, color)
-        head.next_to(axes, UP, buff=0.5)
-        y_lab = theme.text(self.s("share"), theme.SMALL_SIZE, theme.MUTED)
-        y_lab.next_to(axes.c2p(0, 1.1), UP, buff=0.08).align_to(axes, LEFT)
-        x_lab = theme.text(self.s("gap"), theme.SMALL_SIZE, theme.MUTED)
-        x_lab.next_to(axes.x_axis, DOWN, buff=0.12).align_to(axes, RIGHT)
-        frame = VGroup(head, axes, y_lab, x_lab)
-        return {"all": VGroup(frame, curve), "frame": frame, "axes": axes, "curve": curve}
