@@ -66,12 +66,19 @@ class HookScene(NarratedScene):
                       run_time=b.rt(0.12, 0.8))
             b.until("lure")
             self.play(Create(lure), run_time=b.rt(0.12, 0.8))
+            wrong = theme.text(self.s("wrong"), theme.SMALL_SIZE + 2, theme.MUTED)
+            wrong.next_to(lure, DOWN, buff=0.12)
+            strike = Line(wrong.get_left(), wrong.get_right()).set_stroke(theme.MUTED, width=3)
+            b.until("wrong")
+            self.play(FadeIn(wrong, shift=0.1 * DOWN), run_time=b.rt(0.08, 0.5))
+            self.play(Create(strike), run_time=b.rt(0.08, 0.5))
 
         with self.beat("scores") as b:
             order = sorted(range(len(tokens)), key=lambda i: where[i])
             chips, blank_chip = self._chips(tokens, order)
             lead = b.time_to("look")
-            self.play(*[FadeOut(m) for m in (answer, clue, lure)], run_time=min(0.3, lead / 4))
+            self.play(*[FadeOut(m) for m in (answer, clue, lure, wrong, strike)],
+                      run_time=min(0.3, lead / 4))
             self.play(lines.animate.move_to(UP * (theme.CONTENT_TOP - 0.15 - lines.height / 2))
                       .set_opacity(0.55), run_time=min(0.6, lead / 3))
             self.play(*[FadeTransform(spans[i].copy(), chips[i]) for i in order],
