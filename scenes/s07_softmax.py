@@ -17,7 +17,6 @@ from manim import (
     DashedVMobject,
     FadeIn,
     FadeOut,
-    FadeTransform,
     GrowFromEdge,
     Indicate,
     Line,
@@ -175,7 +174,8 @@ class SoftmaxScene(NarratedScene):
             cap = self._swap(cap, caption(self.s("exp_title"), theme.Q_COLOR),
                              FadeIn(exp_col[0]), run_time=b.rt(0.06, 0.6))
             self._reveal(b, "e", [
-                lambda i: [FadeTransform(score_col[1][i].copy(), exp_col[1][i])]
+                lambda i: [Indicate(score_col[1][i], color=theme.Q_COLOR),
+                           FadeIn(exp_col[1][i], shift=0.4 * RIGHT)]
                 for _ in range(n)])
             b.until("pos")
             pos = theme.text(self.s("always_pos"), theme.SMALL_SIZE, theme.GOOD)
@@ -272,7 +272,6 @@ class SoftmaxScene(NarratedScene):
             self.play(*step(i), run_time=max(0.25, min(cap, room)))
 
     def _copy_into(self, sources: Sequence[Mobject], col: VGroup, run_time: float) -> None:
-        """Copies of ``sources`` cross-fade onto the cells of ``col`` as its header fades in."""
-        self.play(FadeIn(col[0]),
-                  *[FadeTransform(m.copy(), t) for m, t in zip(sources, col[1], strict=True)],
-                  run_time=run_time)
+        """The cells of ``col`` fade in from the ``sources`` side, which light up."""
+        self.play(FadeIn(col[0]), Indicate(VGroup(*sources), color=col[0].get_color()),
+                  *[FadeIn(t, shift=0.4 * RIGHT) for t in col[1]], run_time=run_time)

@@ -294,7 +294,7 @@ class ScalingScene(NarratedScene):
             "setup": setup, "heads": heads, "legend_raw": legend_raw,
             "legend_scaled": legend_scaled, "d": VGroup(), "spread_raw": VGroup(),
             "spread_scaled": VGroup(), "top_raw": VGroup(), "top_scaled": VGroup(),
-            "sqrt_head": theme.text("√d", theme.SMALL_SIZE, theme.MUTED)
+            "sqrt_head": theme.text(self.s("sqrt_d"), theme.SMALL_SIZE, theme.MUTED)
             .move_to([sqrt_x, head_y, 0]),
             "sqrt": VGroup(),
         }
