@@ -348,7 +348,7 @@ class ScalingScene(NarratedScene):
         graph = VGroup(axes, y_lab, x_lab, flat, curve, dot)
         group = VGroup(graph, caption).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
         top = theme.CONTENT_TOP - 1.2
-        theme.fit(group, 3.7, top - theme.CONTENT_BOTTOM - 0.1)
+        theme.fit(group, 3.3, top - theme.CONTENT_BOTTOM - 0.1)
         right_edge = theme.FRAME_W / 2 - theme.MARGIN - 0.1
         group.shift(RIGHT * (right_edge - group.get_right()[0]))
         group.shift(UP * (top - group.get_top()[1]))
