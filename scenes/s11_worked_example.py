@@ -66,23 +66,24 @@ class WorkedExampleScene(NarratedScene):
             b.until("query")
             self.play(Create(box), run_time=b.rt(0.1, 0.6))
             b.until("q")
-            self.play(Indicate(table[QCOL][1][qi], color=theme.Q_COLOR), run_time=b.rt(0.15, 1.0))
+            self.play(Indicate(table[QCOL][1][qi], color=theme.FG), run_time=b.rt(0.15, 1.0))
+            keys = SurroundingRectangle(table[KCOL][1], color=theme.K_COLOR, buff=0.12,
+                                        corner_radius=0.08)
             b.until("keys")
-            self.play(LaggedStart(*[Indicate(k, color=theme.K_COLOR, scale_factor=1.1)
-                                    for k in table[KCOL][1]],
-                                  lag_ratio=0.3), run_time=b.rt(0.25, 1.5))
+            self.play(Create(keys), run_time=b.rt(0.1, 0.7))
 
         with self.beat("scores") as b:
             self.step = self._step_label(self.s("step1"))
             b.until("step")
-            self.play(FadeIn(self.step), FadeIn(table[SCORE][0]), run_time=b.rt(0.08, 0.5))
+            self.play(FadeIn(self.step), FadeIn(table[SCORE][0]), FadeOut(keys),
+                      run_time=b.rt(0.08, 0.5))
             calc = None
             for i, mark in zip(range(n), ("sa", "sb", "sc"), strict=False):
                 line = self._dot_line(we.Q[qi], we.K[i], att.scores[i])
                 b.until(mark)
                 swap = [FadeOut(calc)] if calc is not None else []
                 # entry by entry: the two vectors, then the products, then their sum
-                self.play(*swap, FadeIn(line[0]), Indicate(table[KCOL][1][i], color=theme.K_COLOR),
+                self.play(*swap, FadeIn(line[0]), Indicate(table[KCOL][1][i], color=theme.FG),
                           run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[1], shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[2], shift=0.1 * RIGHT), run_time=b.rt(0.03, 0.3))
@@ -161,7 +162,7 @@ class WorkedExampleScene(NarratedScene):
             for i in range(n):
                 extra = [FadeIn(pluses[i - 1])] if i else []
                 self.play(*extra, FadeIn(terms[i], shift=0.1 * UP),
-                          Indicate(table[VCOL][1][i], color=theme.V_COLOR, scale_factor=1.1),
+                          Indicate(table[VCOL][1][i], color=theme.FG, scale_factor=1.1),
                           run_time=b.rt(0.1, 0.8))
             b.until("out")
             self.play(FadeIn(eq), FadeIn(out, scale=1.2), run_time=b.rt(0.12, 0.8))
