@@ -70,10 +70,22 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     p.add_argument("--burn-subs", action="store_true",
                    help="also write video.burned.mp4 with the subtitles drawn into the picture "
                         "(bundled CJK font, inside the bottom band)")
+    p.add_argument("--no-clips", dest="clips", action="store_false",
+                   help="skip the scene clips (clips/NN_<scene>.mp4 with posters) and "
+                        "slides.pptx")
+    p.add_argument("--clip-height", type=int, default=720, metavar="PX",
+                   help="height of the scene clips (default: 720; large PowerPoint decks "
+                        "stop playing full-HD video)")
+    p.add_argument("--silent-clips", action="store_true",
+                   help="also write each clip without voice (clips/NN_<scene>.silent.mp4)")
     p.add_argument("--list", action="store_true", help="list scene ids and titles, then exit")
     args = p.parse_args(argv)
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
+    if args.silent_clips and not args.clips:
+        p.error("--silent-clips needs the clips: drop --no-clips")
+    if not 144 <= args.clip_height <= 2160 or args.clip_height % 2:
+        p.error("--clip-height must be an even number of pixels from 144 to 2160")
     known = {s.scene_id for s in scenes}
     if args.scenes is not None:
         wanted = [x.strip() for x in args.scenes.split(",") if x.strip()]
@@ -164,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
         except BaseException:
             shutil.rmtree(staged, ignore_errors=True)
             raise
+    from pipeline.page import write_page
+
+    page = write_page(args.out, list(LANGS))
+    if page is not None:
+        _say(f"preview page: {page}")
     _say(f"done in {time.monotonic() - t_all:.1f} s")
     return 0
 

@@ -22,6 +22,7 @@ from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
 from narration.types import Clip, Cue, WordTiming
 from pipeline import atomic, kit, loudness, media, quality, soundtrack
+from pipeline import clips as scene_clips
 from pipeline.scene_render import QUALITIES, RenderedScene, render_scene
 from scenes.context import ScenePlan
 
@@ -232,6 +233,19 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
         burn(staged, lang_work, cues, video_only, fps)
         _say(f"[{lang}] subtitles burned in {time.monotonic() - t_burn:.1f} s")
     write_kit(staged, lang_work, lang, chapters, video_only, scripts)
+    if getattr(args, "clips", True):
+        t_clips = time.monotonic()
+        scenes = [(sc.scene_id, sc.title, c[0], c[1],
+                   " ".join(p.text.display for p in placed if p.scene_id == sc.scene_id))
+                  for sc, c in zip(scripts, chapters, strict=True)]
+        made = scene_clips.write_clips(
+            staged / "clips", lang_work / "clips", video_only, voice, fps, scenes,
+            [(lang, cues), (other, other_cues)],
+            height=getattr(args, "clip_height", scene_clips.CLIP_HEIGHT),
+            silent=getattr(args, "silent_clips", False))
+        scene_clips.write_deck(made, video_title(lang), staged / "slides.pptx")
+        _say(f"[{lang}] {len(made)} scene clips and slides.pptx in "
+             f"{time.monotonic() - t_clips:.1f} s")
 
     manifest = {
         "lang": lang,

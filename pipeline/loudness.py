@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import wave
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,10 +50,12 @@ def normalize(src: Path, out: Path, target: float = TARGET_LUFS) -> Loudness:
     gain = target - measure(src).integrated_lufs
     result = Loudness(float("nan"), float("nan"))
     limit = 10 ** (CEILING_DBTP / 20)
+    with wave.open(str(src), "rb") as w:
+        samples = w.getnframes()  # the output keeps exactly as many: sync with the picture
     for _ in range(4):
         chain = (f"volume={gain:.2f}dB,aresample=192000,"
-                 f"alimiter=limit={limit:.4f}:level=false:attack=1:release=50:asc=1,"
-                 "aresample=48000")
+                 f"alimiter=limit={limit:.4f}:level=false:attack=1:release=50:asc=1:latency=1,"
+                 f"aresample=48000,apad=whole_len={samples},atrim=end_sample={samples}")
         proc = subprocess.run(
             [FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", str(src),
              "-af", chain, "-c:a", "pcm_s16le", "-ar", "48000", str(out)],

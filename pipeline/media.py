@@ -124,6 +124,15 @@ def frame_size(video: Path) -> tuple[int, int]:
 def frame_png(video: Path, at: float, out: Path) -> None:
     """One frame of ``video`` at ``at`` seconds as PNG."""
     run_ffmpeg(["-ss", f"{max(0.0, at):.3f}", "-i", str(video), "-frames:v", "1", str(out)])
+    if not out.is_file():
+        raise MediaError(f"no frame of {video} at {at:.3f} s")
+
+
+def last_frame_png(video: Path, out: Path) -> None:
+    """The last frame of ``video`` as PNG (decodes the final second, keeps the last)."""
+    run_ffmpeg(["-sseof", "-1", "-i", str(video), "-update", "1", str(out)])
+    if not out.is_file():
+        raise MediaError(f"no last frame of {video}")
 
 
 @dataclass(frozen=True)
@@ -157,3 +166,30 @@ def encode_master(picture: Path, audio: Path, tracks: list[SubtitleTrack], metad
         "-metadata:s:a:0", f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}",
         "-movflags", "+faststart", str(out),
     ])
+
+
+def encode_clip(picture: Path, voice: Path | None, tracks: list[SubtitleTrack], start: float,
+                frames: int, fps: int, height: int, out: Path) -> None:
+    """``frames`` frames of ``picture`` from ``start`` s, scaled to ``height``, with the
+    same stretch of ``voice`` (none: a silent clip) and the subtitle tracks."""
+    dur = frames / fps
+    inputs = ["-ss", f"{start:.6f}", "-i", str(picture)]
+    maps = ["-map", "0:v:0"]
+    audio: list[str] = ["-an"]
+    if voice is not None:
+        inputs += ["-ss", f"{start:.6f}", "-t", f"{dur:.6f}", "-i", str(voice)]
+        maps += ["-map", "1:a:0"]
+        audio = ["-c:a", "aac", "-profile:a", "aac_low", "-b:a", "160k", "-ar", "48000",
+                 "-ac", "2", "-af", "apad", "-metadata:s:a:0",
+                 f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}"]
+    first_sub = 1 + (voice is not None)
+    sub_opts: list[str] = []
+    for k, t in enumerate(tracks):
+        inputs += ["-i", str(t.path)]
+        maps += ["-map", f"{first_sub + k}:s:0"]
+        sub_opts += [f"-metadata:s:s:{k}", f"language={LANG_TAGS[t.lang]}",
+                     f"-disposition:s:{k}", "default" if t.default else "0"]
+    run_ffmpeg([*inputs, *maps, "-vf", f"scale=-2:{height}:flags=lanczos",
+                "-frames:v", str(frames), "-t", f"{dur:.6f}", *x264_args(fps),
+                "-preset", "veryfast", *audio, "-c:s", "mov_text", *sub_opts,
+                "-map_chapters", "-1", "-movflags", "+faststart", str(out)])

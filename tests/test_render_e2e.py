@@ -41,7 +41,7 @@ def rendered(tmp_path_factory):
     text = DEFAULT_NUMBERS.read_text("utf-8")
     numbers.write_text(text.replace("V = [[1, 2], [3, 0], [0, 1]]", f"V = {NEW_V}"), "utf-8")
     cmd = [sys.executable, str(ROOT / "render.py"), "--lang", "all", "--quality", "low",
-           "--scenes", "worked_example", "--tts", "offline", "--numbers", str(numbers),
+           "--scenes", "formula,worked_example", "--tts", "offline", "--numbers", str(numbers),
            "--out", str(tmp / "out"), "--cache", str(tmp / "cache")]
     first = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert first.returncode == 0, first.stderr[-3000:]
@@ -91,15 +91,20 @@ def test_quality_report_matches_the_video(rendered, lang):
         manifest["duration"], abs=0.1)
     assert report["cues"]["count"] == len(read_srt(out / lang / "video.srt"))
     assert report["cues"]["bad_breaks"] == []
-    # Every reported frozen stretch really is one: nothing appears or moves across it
-    # (encoder noise around text edges, e.g. at key frames, stays far below a new glyph).
+    # Every reported frozen stretch really is one: nothing visible appears or moves across
+    # it. Frames are compared in 4x4-pixel blocks (block means), so encoder noise and a
+    # one-pixel outline shift stay well below a glyph appearing.
+    def blocks(img):
+        h, w = (img.shape[0] // 4) * 4, (img.shape[1] // 4) * 4
+        return img[:h, :w].reshape(h // 4, 4, w // 4, 4).mean(axis=(1, 3))
+
     with av.open(str(out / lang / "video.mp4")) as c:
-        frames = [(f.time, f.to_ndarray(format="gray").astype(int))
+        frames = [(f.time, blocks(f.to_ndarray(format="gray").astype(float)))
                   for f in c.decode(c.streams.video[0])]
     for st in report["frozen_while_speaking"]["stretches"]:
         inside = [img for t, img in frames if st["start"] + 0.1 < t < st["end"] - 0.1]
         assert len(inside) >= 2
-        assert max(int(abs(img - inside[0]).max()) for img in inside) <= 100
+        assert max(float(abs(img - inside[0]).max()) for img in inside) <= 60
         assert any(b["start"] <= st["start"] + 0.1 and st["start"] < b["speech_end"]
                    for sc in manifest["scenes"] for b in sc["beats"])
     assert f"[{lang}] report:" in first.stderr
@@ -205,3 +210,75 @@ def test_publishing_kit(rendered, lang):
     assert f"00:00 {manifest['scenes'][0]['title']}" in text
     thumb = out / lang / "thumbnail.png"
     assert Image.open(thumb).size == (1280, 720) and thumb.stat().st_size < 2_000_000
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_scene_clips_posters_and_deck(rendered, lang):
+    out, _, _ = rendered
+    manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+    clips = sorted((out / lang / "clips").glob("[0-9][0-9]_*.mp4"))
+    assert [c.stem.split("_", 1)[1] for c in clips] == [s["id"] for s in manifest["scenes"]]
+    total = 0.0
+    for clip in clips:
+        with av.open(str(clip)) as c:
+            v = c.streams.video[0]
+            assert v.codec_context.height == 720
+            assert c.streams.audio[0].rate == 48000
+            assert [s.language for s in c.streams if s.type == "subtitle"] == [
+                {"zh": "chi", "en": "eng"}[x] for x in (lang, "en" if lang == "zh" else "zh")]
+            fps = float(v.average_rate)
+            total += c.duration / av.time_base
+        for poster in (clip.with_suffix(".first.png"), clip.with_suffix(".last.png")):
+            assert poster.stat().st_size > 1000
+    assert abs(total - manifest["duration"]) <= len(clips) / fps + 0.05
+    from pptx import Presentation
+
+    deck = Presentation(str(out / lang / "slides.pptx"))
+    slides = list(deck.slides)[1:]
+    assert len(slides) == len(clips)
+    for slide, scene in zip(slides, manifest["scenes"], strict=True):
+        assert slide.shapes.title.text == scene["title"]
+        movies = [sh for sh in slide.shapes if sh.shape_type == 16]  # MSO_SHAPE_TYPE.MEDIA
+        assert len(movies) == 1
+        notes = slide.notes_slide.notes_text_frame.text
+        assert scene["beats"][0]["text"] in notes
+
+
+def test_preview_page_in_a_real_browser(rendered, tmp_path):
+    """index.html from file:// in headless Chromium: source, two tracks, chapter seek."""
+    out, _, _ = rendered
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--mute-audio",
+                 f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1280,1600"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    try:
+        driver.get((out / "index.html").as_uri())
+        wait = WebDriverWait(driver, 30)
+        player = driver.find_element(By.ID, "player")
+        wait.until(lambda d: d.execute_script("return arguments[0].readyState", player) >= 1)
+        src = driver.execute_script("return arguments[0].currentSrc", player)
+        assert src.endswith("/zh/video.mp4")
+        assert driver.execute_script("return arguments[0].textTracks.length", player) == 2
+        manifest = json.loads((out / "zh" / "manifest.json").read_text("utf-8"))
+        second = manifest["scenes"][1]["start"]
+        items = driver.find_elements(By.CSS_SELECTOR, "#chapters li")
+        assert len(items) == len(manifest["scenes"])
+        items[1].click()
+        wait.until(lambda d: abs(d.execute_script("return arguments[0].currentTime", player)
+                                 - second) < 0.5)
+        # The quiz answers are hidden until clicked.
+        driver.save_screenshot(str(out / "page.png"))
+        driver.find_element(By.CSS_SELECTOR, "#langs button[data-lang=en]").click()
+        wait.until(lambda d: d.execute_script("return arguments[0].currentSrc", player)
+                   .endswith("/en/video.mp4"))
+    finally:
+        driver.quit()
