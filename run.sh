@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 APT_PKGS=(libcairo2-dev libpango1.0-dev pkg-config)
+TEST_APT_PKGS=(chromium chromium-driver)  # the preview page is tested in headless Chromium
 VENV=.venv
 PY=$VENV/bin/python
 STAMP=$VENV/.installed
@@ -27,6 +28,9 @@ apt_install() {
 setup() {
   if ! dpkg -s "${APT_PKGS[@]}" >/dev/null 2>&1; then
     apt_install "${APT_PKGS[@]}"
+  fi
+  if [ "${WANT_TEST_PKGS:-0}" = 1 ] && ! dpkg -s "${TEST_APT_PKGS[@]}" >/dev/null 2>&1; then
+    apt_install "${TEST_APT_PKGS[@]}"
   fi
   if ! command -v "$PYTHON" >/dev/null || ! "$PYTHON" -c 'import ensurepip, sys; assert sys.version_info >= (3, 11)' 2>/dev/null; then
     apt_install python3 python3-venv python3-dev gcc
@@ -47,7 +51,7 @@ cmd=${1:-}
 case "$cmd" in
   setup) setup ;;
   video) setup; exec "$PY" render.py --lang zh "$@" ;;
-  test)  setup; "$PY" -m ruff check .; exec "$PY" -m pytest -q "$@" ;;
+  test)  WANT_TEST_PKGS=1 setup; "$PY" -m ruff check .; exec "$PY" -m pytest -q "$@" ;;
   bench) setup; for b in benchmarks/bench_*.py; do "$PY" "$b"; done ;;
   *) echo "usage: bash run.sh video|test|setup|bench [options]" >&2; exit 2 ;;
 esac
