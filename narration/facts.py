@@ -165,7 +165,9 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     f["fb.softmax_sharper"] = claim(
         derived.softmax_sharper,
         {"zh": "明显比加常数时多", "en": "clearly more than before"},
-        {"zh": "并不比加常数时多", "en": "no more than before"})
+        claim(derived.softmax_gain > 0,
+              {"zh": "比加常数时略多", "en": "a little more than before"},
+              {"zh": "并不比加常数时多", "en": "no more than before"}))
     main = {lang: _quoted([vf[derived.fill_output_main]], lang, "") for lang, vf in
             fb.value_features.items()}
     rest = {lang: _quoted([vf[j] for j in derived.fill_output_traces], lang, "") for lang, vf in

@@ -83,6 +83,8 @@ class Derived:
     softmax_sharper: bool
     """Whether softmax gives the top token a share at least ten percentage points larger
     than the naive attempt does."""
+    softmax_gain: float
+    """Softmax's share for the top token minus the naive attempt's."""
     fill_output_main: int
     """The value feature the blank receives most of (largest entry of ``fill_output``)."""
     fill_output_majority: bool
@@ -141,6 +143,7 @@ def derive(numbers: Numbers) -> Derived:
             naive, shift_normalize(fill_scores, shift_alt), rtol=0, atol=5e-3))),
         naive_top_below_half=bool(naive[top] < 0.5),
         softmax_sharper=bool(fill_weights[top] >= naive[top] + 0.1),
+        softmax_gain=float(fill_weights[top] - naive[top]),
         fill_output_main=int(np.argmax(fill_output)),
         fill_output_majority=bool(fill_output.max() > 0.5 * fill_output.sum()),
         fill_output_traces=tuple(int(j) for j in np.flatnonzero(fill_output >= 5e-3)
