@@ -204,7 +204,8 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
 
     video_only = lang_work / "picture.mp4"
     media.concat_videos([r.video for r in rendered], video_only)
-    total = media.probe(video_only).duration
+    # The master is re-encoded frame by frame: its length is whole frames.
+    total = round(media.probe(video_only).duration * fps) / fps
     audio = lang_work / "narration.wav"
     soundtrack.build([(p.start, p.clip.path) for p in placed], total, audio)
 
