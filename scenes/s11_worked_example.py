@@ -173,11 +173,15 @@ class WorkedExampleScene(NarratedScene):
             b.until("new")
             self.play(FadeOut(table[EXP][2]), FadeIn(label, shift=0.1 * UP),
                       Indicate(out, color=theme.GOOD), run_time=b.rt(0.15, 1.0))
+            # the other words' parts of the blend: their rows in the table, their terms
+            boxes = VGroup(*[SurroundingRectangle(terms[i], color=theme.GOOD, buff=0.08,
+                                                  corner_radius=0.06) for i in others])
+            rows = VGroup(*[SurroundingRectangle(table[TOKEN][1][i], color=theme.GOOD,
+                                                 buff=0.08, corner_radius=0.06)
+                            for i in others])
             b.until("blend")
-            self.play(*[Indicate(VGroup(table[WEIGHT][1][i], table[VCOL][1][i]),
-                                 color=theme.Q_COLOR, scale_factor=1.0) for i in others],
-                      *[Indicate(terms[i], color=theme.GOOD, scale_factor=1.0) for i in others],
-                      run_time=b.rt(0.2, 1.5))
+            self.play(LaggedStart(*[Create(m) for pair in zip(rows, boxes, strict=True)
+                                    for m in pair], lag_ratio=0.3), run_time=b.rt(0.2, 1.5))
 
     # -- layout helpers -------------------------------------------------------------------------
     def _build_table(self, tokens, we, att, exps, total) -> VGroup:
