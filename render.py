@@ -2,8 +2,8 @@
 """Render the qkv-explainer video: narrated, subtitled, one MP4 per language.
 
 Stages (data flows one way): numbers file -> qkv_math -> narration (scripts, voice, cues)
--> scenes (Manim, one process per scene) -> soundtrack, subtitles, chapters -> mux.
-Outputs per language in OUT/<lang>/: video.mp4, video.srt, manifest.json.
+-> scenes (Manim, one process per scene) -> soundtrack, subtitles, chapters -> master,
+clips, deck, kit, report. Outputs per language in OUT/<lang>/, and OUT/index.html.
 """
 
 from __future__ import annotations
@@ -19,6 +19,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:  # so `python render.py` works from any directory
     sys.path.insert(0, str(ROOT))
+
+
+def _ensure_dependencies() -> None:
+    """Run with the project's .venv when started by a Python that lacks its packages."""
+    try:
+        import manim  # noqa: F401
+        import pysubs2  # noqa: F401
+    except ImportError as err:
+        venv = ROOT / ".venv" / "bin" / "python"
+        in_venv = Path(sys.prefix).resolve() == (ROOT / ".venv").resolve()
+        if venv.is_file() and not in_venv:
+            os.execv(str(venv), [str(venv), str(Path(__file__).resolve()), *sys.argv[1:]])
+        print(f"error: {err.name or err}: the project's packages are not installed for "
+              f"{sys.executable}; set up once with `bash run.sh setup`, then run "
+              f"`.venv/bin/python render.py`", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+if __name__ == "__main__":
+    _ensure_dependencies()
 
 from narration.facts import build_facts  # noqa: E402
 from narration.numfmt import LANGS  # noqa: E402
@@ -78,6 +98,8 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                         "stop playing full-HD video)")
     p.add_argument("--silent-clips", action="store_true",
                    help="also write each clip without voice (clips/NN_<scene>.silent.mp4)")
+    p.add_argument("--verbose", action="store_true",
+                   help="show the full traceback when a stage fails")
     p.add_argument("--list", action="store_true", help="list scene ids and titles, then exit")
     args = p.parse_args(argv)
     if args.jobs < 1:
@@ -141,6 +163,34 @@ def list_scenes(all_scenes: list[SceneInfo]) -> int:
     return 0
 
 
+def check_out_dir(out: Path) -> str | None:
+    """Why ``out`` cannot hold the outputs, or None (creates it)."""
+    for parent in [out, *out.parents]:
+        if parent.exists() and not parent.is_dir():
+            return f"{parent} is a file, not a directory"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as err:
+        return f"cannot write there ({err.strerror or err})"
+    return None
+
+
+def take_lock(out: Path):
+    """An exclusive lock on ``out`` for this run (released at exit), or None if taken."""
+    import fcntl
+
+    fh = (out / ".render.lock").open("a")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.close()
+        return None
+    return fh
+
+
 def main(argv: list[str] | None = None) -> int:
     all_scenes = discover()
     args = parse_args(argv, all_scenes)
@@ -155,7 +205,18 @@ def main(argv: list[str] | None = None) -> int:
     from narration.tts.select import choose_engine
     from narration.types import TTSError
     from pipeline.build import build_language  # heavy imports only once inputs are valid
+    from pipeline.media import MediaError
+    from pipeline.scene_render import SceneRenderError
 
+    problem = check_out_dir(args.out)
+    if problem:
+        _say(f"error: --out {args.out}: {problem}")
+        return EXIT_BAD_INPUT
+    lock = take_lock(args.out)
+    if lock is None:
+        _say(f"error: --out {args.out}: another render is writing there; wait for it to "
+             f"finish or choose another --out")
+        return EXIT_BAD_INPUT
     engine = choose_engine(args.tts, warn=lambda m: _say(f"warning: {m}"))
     t_all = time.monotonic()
     for lang in inputs.langs:
@@ -173,6 +234,12 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(staged, ignore_errors=True)
             _say("interrupted: previous outputs left as they were")
             return 130
+        except (SceneRenderError, MediaError) as err:
+            shutil.rmtree(staged, ignore_errors=True)
+            if args.verbose:
+                raise
+            _say(f"error: [{lang}] {str(err).splitlines()[0]}")
+            return 1
         except BaseException:
             shutil.rmtree(staged, ignore_errors=True)
             raise

@@ -48,9 +48,10 @@ def render_scene(info: SceneInfo, plan: Path, quality: str, media_dir: Path,
     log = log_dir / f"{info.scene_id}.log"
     log.write_text(proc.stdout + proc.stderr, "utf-8")
     if proc.returncode != 0:
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-12:]
-        raise SceneRenderError(f"scene {info.scene_id} failed to render (log: {log}):\n  "
-                               + "\n  ".join(tail))
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+        raise SceneRenderError(f"scene {info.scene_id} failed to render: {last[:200]} "
+                               f"(log: {log})")
     video = media_dir / "videos" / info.path.stem / qdir / f"{out_name}.mp4"
     if not video.exists():
         raise SceneRenderError(f"scene {info.scene_id}: Manim reported success but wrote no "

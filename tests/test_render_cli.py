@@ -84,3 +84,43 @@ def test_missing_numbers_file(tmp_path, previous_output):
     p = run("--numbers", str(tmp_path / "nope.toml"), "--out", str(previous_output))
     assert p.returncode == 2
     assert "nope.toml" in p.stderr and "not found" in p.stderr
+
+
+def test_out_under_a_file_is_one_line_and_exit_2(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    p = run("--scenes", "hook", "--tts", "offline", "--out", str(blocker / "out"))
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "is a file" in lines[0] and "--out" in lines[0]
+    assert blocker.read_text() == "x"
+
+
+def test_a_second_run_on_the_same_output_is_refused(tmp_path):
+    import fcntl
+
+    out = tmp_path / "out"
+    out.mkdir()
+    with (out / ".render.lock").open("a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running render holds it
+        p = run("--scenes", "hook", "--tts", "offline", "--out", str(out))
+    assert p.returncode == 2
+    assert "another render" in p.stderr and p.stderr.count("\n") == 1
+    assert sorted(x.name for x in out.iterdir()) == [".render.lock"]
+
+
+def test_silent_clips_without_clips_is_refused():
+    p = run("--no-clips", "--silent-clips", "--out", "unused")
+    assert p.returncode == 2 and "--silent-clips" in p.stderr
+
+
+def test_started_by_a_python_without_the_packages(tmp_path):
+    """`python render.py` with the base interpreter runs itself with the project's .venv."""
+    base = Path(sys.base_prefix) / "bin" / "python3"
+    if (ROOT / ".venv").resolve() == Path(sys.prefix).resolve() and base.is_file():
+        p = subprocess.run([str(base), str(ROOT / "render.py"), "--list"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        assert p.stdout.split()[0] == discover()[0].scene_id
+    else:
+        pytest.skip("not running from the project's .venv")
