@@ -34,7 +34,9 @@ Rules, in short:
 * Then: a cue lasts at least ``MIN_DURATION`` (5/6 s) if the next cue allows, at most
   ``MAX_DURATION`` (7 s; longer cues are split into single lines, and lines are split
   further), consecutive cues are at least ``gap`` apart (default 2 frames at 25 fps =
-  0.08 s), and a cue never leaves ``[offset, offset + speech_end]`` of its beat. Times are
+  0.08 s), and a cue never leaves ``[offset, offset + speech_end]`` of its beat, except that
+  a cue shorter than 5/6 s (a two-word beat) may stay up to ``GRACE`` (0.5 s) past the
+  speech when the next beat has not begun. Times are
   whole milliseconds (SRT precision). Only if a beat's speech is too short to hold its cues
   with these gaps are the gap and the 2-frame minimum visibility shrunk (cues then stay
   ordered and non-overlapping).
@@ -66,6 +68,9 @@ FRAME = 1 / 25
 DEFAULT_GAP = 2 * FRAME  # 0.08 s = 1/12.5 s
 
 _MS_MIN_VISIBLE = round(2 * FRAME * 1000)
+GRACE = 0.5
+"""Seconds a cue too short to read may stay past its speech, before the next beat begins
+(Netflix: a cue ends at most 12 frames after the speech; the 5/6 s minimum comes first)."""
 COMFORT_CPS = {True: 7.0, False: 15.0}
 """Reading speed (zh: True) a cue is held on screen for, when the next cue leaves room."""
 
@@ -138,6 +143,7 @@ class _RawCue:
     hi: int
     lines: tuple[str, ...]
     read_ms: int = 0  # how long the lines take to read at a comfortable speed
+    grace_hi: int = -1  # how far past the speech a too-short cue may stay (ms; -1: hi)
 
 
 # --------------------------------------------------------------------------- characters
@@ -534,7 +540,8 @@ def _group_lines(atoms: list[_Atom], lines: list[tuple[int, int]],
 
 
 def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
-              speech_end: float, max_lines: int = MAX_LINES) -> list[_RawCue]:
+              speech_end: float, max_lines: int = MAX_LINES,
+              room: float = 0.0) -> list[_RawCue]:
     zh = _is_zh(lang)
     if not (math.isfinite(offset) and math.isfinite(speech_end)):
         raise ValueError("offset and speech_end must be finite")
@@ -549,6 +556,7 @@ def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
     times = [_span_time(text, t0, t1, a.start, a.end) for a in atoms]
     lo = _ms_up(offset)
     hi = max(lo, _ms_down(offset + speech_end))
+    grace_hi = hi + _ms_down(max(0.0, min(room, GRACE)))
     out: list[_RawCue] = []
     for group in _group_lines(atoms, _break_lines(text, atoms, zh, times), times, max_lines):
         shown = (_display(text[atoms[a].start:atoms[b - 1].end], zh) for a, b in group)
@@ -559,7 +567,7 @@ def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
                                 atoms[group[-1][1] - 1].end)
         out.append(_RawCue(round((offset + start) * 1000), round((offset + end) * 1000),
                            lo, hi, lines, round(reading_chars(lines, zh) / COMFORT_CPS[zh]
-                                                * 1000)))
+                                                * 1000), grace_hi))
     return out
 
 
@@ -608,9 +616,13 @@ def _schedule(raw: Sequence[_RawCue], gap: float) -> list[Cue]:
     cues: list[Cue] = []
     for i, (r, s) in enumerate(zip(raw, starts, strict=True)):
         limit = min(r.hi, s + max_ms)
+        after = min(max(r.hi, r.grace_hi), s + max_ms)  # a short cue may outlast the speech
         if i + 1 < len(raw):
             limit = min(limit, starts[i + 1] - gap_ms)
+            after = min(after, starts[i + 1] - gap_ms)
         end = max(min(max(r.end, s + min_ms, s + r.read_ms), limit), s + visible)
+        if end - s < min_ms:
+            end = max(end, min(s + min_ms, after))
         cues.append(Cue(s / 1000, end / 1000, r.lines))
     return cues
 
@@ -640,12 +652,13 @@ def build_track(beats: Sequence[tuple[str, Sequence[WordTiming], float, float]],
     """
     raw: list[_RawCue] = []
     prev_end = -math.inf
-    for text, words, offset, speech_end in beats:
+    for k, (text, words, offset, speech_end) in enumerate(beats):
         if offset < prev_end - 1e-6:
             raise ValueError(f"beat at {offset:.3f} s starts before the previous speech "
                              f"ends ({prev_end:.3f} s)")
         prev_end = offset + speech_end
-        raw.extend(_raw_cues(text, words, lang, offset, speech_end, max_lines))
+        room = beats[k + 1][2] - prev_end if k + 1 < len(beats) else GRACE
+        raw.extend(_raw_cues(text, words, lang, offset, speech_end, max_lines, room))
     return _schedule(raw, gap)
 
 

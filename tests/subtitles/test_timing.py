@@ -134,3 +134,17 @@ def test_crowded_beat_still_orders_cues() -> None:
     check_layout(text, cues, zh=True)
     assert all(a.end <= b.start for a, b in itertools.pairwise(cues))
     assert all(0.0 <= c.start <= c.end <= 1.0 for c in cues)
+
+
+def test_a_short_beat_keeps_its_cue_readable_in_the_pause_after_it() -> None:
+    from narration.subtitles import GRACE, MIN_DURATION, build_track
+    from narration.types import WordTiming
+
+    words = [WordTiming(0.05, 0.6, 0, 3)]
+    cues = build_track([("想一想", words, 10.0, 0.65), ("下一句话开始了。", [], 14.0, 2.0)], "zh")
+    first = cues[0]
+    assert first.end - first.start >= MIN_DURATION - 1e-3
+    assert first.end <= 10.0 + 0.65 + GRACE + 1e-3
+    # With the next beat right after the speech, it ends before that beat's cue starts.
+    tight = build_track([("想一想", words, 10.0, 0.65), ("下一句话开始了。", [], 10.7, 2.0)], "zh")
+    assert tight[0].end <= tight[1].start - 0.08 + 1e-3
