@@ -35,8 +35,8 @@ Rules, in short:
   ``MAX_DURATION`` (7 s; longer cues are split into single lines, and lines are split
   further), consecutive cues are at least ``gap`` apart (default 2 frames at 25 fps =
   0.08 s), and a cue never leaves ``[offset, offset + speech_end]`` of its beat, except that
-  a cue shorter than 5/6 s (a two-word beat) may stay up to ``GRACE`` (0.5 s) past the
-  speech when the next beat has not begun. Times are
+  a cue too short to read (under 5/6 s, or faster than ``COMFORT_CPS``) may stay up to
+  ``GRACE`` (0.5 s) past the speech when the next beat has not begun. Times are
   whole milliseconds (SRT precision). Only if a beat's speech is too short to hold its cues
   with these gaps are the gap and the 2-frame minimum visibility shrunk (cues then stay
   ordered and non-overlapping).
@@ -70,7 +70,7 @@ DEFAULT_GAP = 2 * FRAME  # 0.08 s = 1/12.5 s
 _MS_MIN_VISIBLE = round(2 * FRAME * 1000)
 GRACE = 0.5
 """Seconds a cue too short to read may stay past its speech, before the next beat begins
-(Netflix: a cue ends at most 12 frames after the speech; the 5/6 s minimum comes first)."""
+(Netflix: a cue ends at most 12 frames after the speech)."""
 COMFORT_CPS = {True: 7.0, False: 15.0}
 """Reading speed (zh: True) a cue is held on screen for, when the next cue leaves room."""
 
@@ -620,9 +620,10 @@ def _schedule(raw: Sequence[_RawCue], gap: float) -> list[Cue]:
         if i + 1 < len(raw):
             limit = min(limit, starts[i + 1] - gap_ms)
             after = min(after, starts[i + 1] - gap_ms)
-        end = max(min(max(r.end, s + min_ms, s + r.read_ms), limit), s + visible)
-        if end - s < min_ms:
-            end = max(end, min(s + min_ms, after))
+        want = max(min_ms, r.read_ms)
+        end = max(min(max(r.end, s + want), limit), s + visible)
+        if end - s < want:  # too short to read: it may outlast the speech a little
+            end = max(end, min(s + want, after))
         cues.append(Cue(s / 1000, end / 1000, r.lines))
     return cues
 

@@ -1,7 +1,7 @@
 """Check scenes quickly, without writing video: real voice timings, Manim dry runs.
 
 ``python -m pipeline.check --lang en --scenes softmax,formula`` synthesizes the beats with
-the offline voice (cached), plans the scenes exactly as a render would and builds them with
+the offline voice (cached; Piper for English, espeak-ng for Chinese), plans the scenes exactly as a render would and builds them with
 Manim's dry run. It prints, per scene, its length, every stretch over 3 s in which the
 picture holds still while the voice speaks (from the scene's own record of its waits),
 late cue marks, overruns and layout problems, and the subtitles' reading speed and breaks.
@@ -42,8 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenes", metavar="ID[,ID]", help="default: all")
     p.add_argument("--numbers", type=Path)
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    p.add_argument("--tts", choices=["offline", "espeak"], default="espeak",
-                   help="offline voice to time the beats with (default: espeak)")
+    p.add_argument("--tts", choices=["offline", "espeak"], default="offline",
+                   help="offline voice to time the beats with (default: offline, as the "
+                        "video: Piper for English, espeak-ng for Chinese)")
     args = p.parse_args(argv)
     infos = discover()
     if args.scenes:

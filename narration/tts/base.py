@@ -33,8 +33,8 @@ NOMINAL_WPM = {"zh": 200, "en": 175}
 """Normal speaking speed per language, in words (zh: characters) per minute."""
 
 NARRATION_RATE: dict[str, int | str] = {"zh": "+0%", "en": "-12%"}
-"""The rate the video is narrated at: English slowed for learners to about 155-165 words
-per minute (espeak-ng's normal English measured about 181)."""
+"""The rate the video is narrated at: English slowed for learners to about 150-160 words
+per minute (espeak-ng's normal English measured about 184, Piper is calibrated to match)."""
 
 _PERCENT = re.compile(r"^\s*([+-]?\d+)\s*%\s*$")
 

@@ -102,6 +102,13 @@ def _voice():
         return _VOICE
 
 
+def settings_key() -> str:
+    """A short hash of what shapes the audio besides the model and the rate (part of the
+    voice name, so the audio cache never serves clips made with other settings)."""
+    data = repr((_A, _B, _ESPEAK_SPEED, SENTENCE_PAUSE, PEAK)).encode()
+    return hashlib.sha256(data).hexdigest()[:8]
+
+
 def available() -> str | None:
     """None when Piper can speak here, else why not (one line)."""
     try:
@@ -235,7 +242,7 @@ class PiperEngine:
     def default_voice(self, lang: str) -> str:
         if lang_key(lang) != "en":
             raise ValueError(f"no Piper voice for language {lang!r}")
-        return f"{VOICE_NAME}@{model_hash()[:16]}"
+        return f"{VOICE_NAME}@{model_hash()[:16]}+{settings_key()}"
 
     def synthesize(self, text: str, voice: str, rate: int | str,
                    out_wav: Path) -> tuple[WordTiming, ...]:

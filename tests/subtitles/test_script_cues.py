@@ -1,7 +1,8 @@
 """The video's own narration, spoken by the offline voice: its subtitles read well.
 
-Every beat of every scene is synthesized with espeak-ng at the narration rate, split into
-cues from the engine's word timings, and checked with the report's own rules: no break
+Every beat of every scene is synthesized with the offline voice the video uses (Piper for
+English, espeak-ng for Chinese) at the narration rate, split into cues from the engine's
+word timings, and checked with the report's own rules: no break
 inside a number, bracket, quote or word, and reading speed within the limits.
 """
 
@@ -18,7 +19,7 @@ from narration.subtitles import build_track
 from narration.timeline import beat_slot
 from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
-from narration.tts.espeak import EspeakEngine
+from narration.tts.select import choose_engine
 from pipeline.build import display_words
 from pipeline.quality import CPS_LIMIT, CPS_MEDIAN_LIMIT, cue_report
 from qkv_math import derive, load_numbers
@@ -28,7 +29,7 @@ from scenes.registry import discover
 @pytest.fixture(scope="module")
 def tracks(tmp_path_factory) -> dict[str, tuple[list, list]]:
     cache = AudioCache(tmp_path_factory.mktemp("audio"))
-    engine = EspeakEngine()
+    engine = choose_engine("offline", warn=print)
     numbers = load_numbers()
     facts = build_facts(numbers, derive(numbers))
     out = {}

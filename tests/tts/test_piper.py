@@ -68,7 +68,7 @@ def test_rate_means_speed() -> None:
 def test_voice_name_carries_the_model_hash() -> None:
     voice = piper.PiperEngine().default_voice("en")
     assert voice.startswith(piper.VOICE_NAME + "@")
-    assert voice.split("@")[1] == piper.model_hash()[:16]
+    assert voice.split("@")[1] == f"{piper.model_hash()[:16]}+{piper.settings_key()}"
     with pytest.raises(ValueError):
         piper.PiperEngine().default_voice("zh")
 
