@@ -3,9 +3,10 @@
 ``python -m pipeline.check --lang en --scenes softmax,formula`` synthesizes the beats with
 the offline voice (cached; Piper for English, espeak-ng for Chinese), plans the scenes
 exactly as a render would and builds them with Manim's dry run. It prints, per scene, its
-length, every stretch over 3 s in which the picture holds still while the voice speaks (from the scene's own record of its waits),
-late cue marks, overruns and layout problems, and the subtitles' reading speed and breaks.
-Exit status 1 when a hold over 8 s, a layout problem or a bad subtitle break is found.
+length, every stretch over 3 s in which the picture holds still while the voice speaks
+(from the scene's own record of its waits), late cue marks, overruns and layout problems,
+and the subtitles' reading speed and breaks. Exit status 1 when a hold over 8 s, a layout
+problem or a bad subtitle break is found.
 """
 
 from __future__ import annotations
