@@ -236,9 +236,12 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
     write_kit(staged, lang_work, lang, chapters, video_only, scripts)
     if getattr(args, "clips", True):
         t_clips = time.monotonic()
-        scenes = [(sc.scene_id, sc.title, c[0], c[1],
-                   " ".join(p.text.display for p in placed if p.scene_id == sc.scene_id))
-                  for sc, c in zip(scripts, chapters, strict=True)]
+        scenes = []
+        for sc, c in zip(scripts, chapters, strict=True):
+            mine = [p for p in placed if p.scene_id == sc.scene_id]
+            scenes.append(scene_clips.SceneSpan(
+                sc.scene_id, sc.title, c[0], c[1], " ".join(p.text.display for p in mine),
+                mine[0].end, mine[-1].end))
         made = scene_clips.write_clips(
             staged / "clips", lang_work / "clips", video_only, voice, fps, scenes,
             [(lang, cues), (other, other_cues)],

@@ -4,6 +4,11 @@ posters of its first and last frame, and a PowerPoint deck embedding them.
 Clips are cut from the joined picture at the scenes' own frame boundaries (so their
 durations add up to the video's) and re-encoded at ``CLIP_HEIGHT`` by default: large
 PowerPoint decks stop playing full-HD video (manim-slides #392).
+
+Posters: a scene opens on an empty frame (its title is being written) and closes with a
+fade to empty, so its literal first and last frames show nothing. The "first" poster is
+therefore the frame where the first beat ends (title and opening content in place) and
+the "last" poster the frame where the last beat ends, just before the closing fade.
 """
 
 from __future__ import annotations
@@ -42,15 +47,26 @@ def _shift(cues: Sequence[Cue], start: float, end: float) -> list[Cue]:
     return out
 
 
+@dataclass(frozen=True)
+class SceneSpan:
+    scene_id: str
+    title: str
+    start: float  # seconds in the video
+    end: float
+    narration: str
+    first_beat_end: float  # seconds in the video
+    last_beat_end: float
+
+
 def write_clips(out_dir: Path, work: Path, picture: Path, voice: Path, fps: int,
-                scenes: Sequence[tuple[str, str, float, float, str]],
-                tracks: Sequence[tuple[str, Sequence[Cue]]], height: int = CLIP_HEIGHT,
-                silent: bool = False) -> list[SceneClip]:
-    """``scenes`` are (id, title, start, end, narration); ``tracks`` (lang, cues), the
-    first being the clip's own language. Returns what was written."""
+                scenes: Sequence[SceneSpan], tracks: Sequence[tuple[str, Sequence[Cue]]],
+                height: int = CLIP_HEIGHT, silent: bool = False) -> list[SceneClip]:
+    """One clip per scene; ``tracks`` are (lang, cues), the first being the clip's own
+    language. Returns what was written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     made = []
-    for k, (scene_id, title, start, end, narration) in enumerate(scenes, 1):
+    for k, span in enumerate(scenes, 1):
+        scene_id, title, start, end = span.scene_id, span.title, span.start, span.end
         stem = f"{k:02d}_{scene_id}"
         frames = max(1, round((end - start) * fps))
         subs = []
@@ -62,14 +78,15 @@ def write_clips(out_dir: Path, work: Path, picture: Path, voice: Path, fps: int,
         video = out_dir / f"{stem}.mp4"
         media.encode_clip(picture, voice, subs, start, frames, fps, height, video)
         first, last = out_dir / f"{stem}.first.png", out_dir / f"{stem}.last.png"
-        media.frame_png(video, 0.0, first)
-        media.last_frame_png(video, last)
+        frame = 1 / fps
+        media.frame_png(video, max(0.0, span.first_beat_end - start - frame), first)
+        media.frame_png(video, max(0.0, span.last_beat_end - start - frame), last)
         quiet = None
         if silent:
             quiet = out_dir / f"{stem}.silent.mp4"
             media.encode_clip(picture, None, subs, start, frames, fps, height, quiet)
-        made.append(SceneClip(k, scene_id, title, start, end, narration, video, first, last,
-                              quiet))
+        made.append(SceneClip(k, scene_id, title, start, end, span.narration, video, first,
+                              last, quiet))
     return made
 
 

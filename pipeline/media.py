@@ -128,13 +128,6 @@ def frame_png(video: Path, at: float, out: Path) -> None:
         raise MediaError(f"no frame of {video} at {at:.3f} s")
 
 
-def last_frame_png(video: Path, out: Path) -> None:
-    """The last frame of ``video`` as PNG (decodes the final second, keeps the last)."""
-    run_ffmpeg(["-sseof", "-1", "-i", str(video), "-update", "1", str(out)])
-    if not out.is_file():
-        raise MediaError(f"no last frame of {video}")
-
-
 @dataclass(frozen=True)
 class SubtitleTrack:
     path: Path  # SRT

@@ -2,16 +2,21 @@
 
 Everything it shows is embedded (no fetch, which browsers refuse on file://; no network):
 the video per language with both subtitle tracks (WebVTT), the chapters (a click seeks),
-the scene clips, and the recap quiz with each answer revealed on click.
+the scene clips, and the recap quiz with each answer revealed on click. The page's text is
+drawn with the bundled Noto Sans CJK, cut down (fontTools) to the characters the page uses
+and embedded as WOFF2, so Chinese shows on machines without a CJK font.
 """
 
 from __future__ import annotations
 
+import base64
 import html
+import io
 import json
 import re
 from pathlib import Path
 
+from narration import style
 from narration.atomic import atomic_write_text
 
 LABELS = {"zh": "中文", "en": "English"}
@@ -39,6 +44,7 @@ def page_data(out: Path, langs: list[str]) -> dict:
         data["videos"][lang] = {
             "title": m.get("title", ""),
             "src": f"{lang}/video.mp4",
+            "poster": f"{lang}/thumbnail.png" if (out / lang / "thumbnail.png").is_file() else "",
             "tracks": [{"src": f"{lang}/video.vtt", "lang": lang, "label": LABELS[lang]}]
             + [{"src": f"{lang}/video.{o}.vtt", "lang": o, "label": LABELS[o]} for o in other
                if (out / lang / f"video.{o}.vtt").is_file()],
@@ -59,10 +65,12 @@ _TEMPLATE = """<!doctype html>
 <meta charset="utf-8">
 <title>{title}</title>
 <style>
-body {{ background:#10131a; color:#e8e8ee; font-family:"Noto Sans CJK SC",sans-serif;
+{font_face}
+body {{ background:#10131a; color:#e8e8ee;
+       font-family:"QKV Noto","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
        margin:0 auto; max-width:1100px; padding:16px; }}
 h1 {{ font-size:1.4em; }} h2 {{ font-size:1.1em; color:#8a90a0; margin-top:1.6em; }}
-button {{ background:#1c2230; color:#e8e8ee; border:1px solid #8a90a0; padding:4px 12px;
+button {{ font-family:inherit; font-size:1em; background:#1c2230; color:#e8e8ee; border:1px solid #8a90a0; padding:4px 12px;
          margin-right:6px; cursor:pointer; }} button.on {{ border-color:#f4c542; color:#f4c542; }}
 video#player {{ width:100%; background:#000; }}
 #chapters li {{ cursor:pointer; margin:2px 0; }} #chapters li:hover {{ color:#f4c542; }}
@@ -99,6 +107,7 @@ function show(lang) {{
   for (const b of document.querySelectorAll("#langs button"))
     b.classList.toggle("on", b.dataset.lang === lang);
   player.replaceChildren(el("source", {{src: v.src, type: "video/mp4"}}));
+  if (v.poster) player.setAttribute("poster", v.poster);
   v.tracks.forEach((t, i) => {{ const tr = el("track", {{kind: "subtitles", src: t.src,
     srclang: t.lang, label: t.label}}); if (i === 0) tr.default = true; player.appendChild(tr); }});
   player.load();
@@ -129,6 +138,25 @@ show(DATA.langs[0]);
 """
 
 
+def font_face(text: str) -> str:
+    """A CSS @font-face embedding the bundled font, subset to the characters of ``text``."""
+    from fontTools import subset
+    from fontTools.ttLib import TTCollection
+    from fontTools.varLib import instancer
+
+    font = TTCollection(str(style.FONT_FILE), lazy=True).fonts[style.FONT_INDEX_SC]
+    sub = subset.Subsetter(subset.Options(layout_features=["*"]))
+    sub.populate(text="".join(sorted(set(text) | set(" 0123456789:."))))
+    sub.subset(font)
+    font = instancer.instantiateVariableFont(font, {"wght": 400})
+    font.flavor = "woff2"
+    buf = io.BytesIO()
+    font.save(buf)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return ('@font-face { font-family: "QKV Noto"; font-weight: 400; '
+            f'src: url(data:font/woff2;base64,{data}) format("woff2"); }}')
+
+
 def write_page(out: Path, langs: list[str]) -> Path | None:
     """Write ``out/index.html`` for the languages rendered there; None if there are none."""
     data = page_data(out, langs)
@@ -136,8 +164,10 @@ def write_page(out: Path, langs: list[str]) -> Path | None:
         return None
     first = data["videos"][data["langs"][0]]
     blob = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    shown = blob + "".join(LABELS.values()) + "章节场景片段小测验ChaptersScene clipsQuiz"
     text = _TEMPLATE.format(lang=data["langs"][0], title=html.escape(first["title"]),
-                            data=blob, labels=json.dumps(LABELS, ensure_ascii=False))
+                            data=blob, labels=json.dumps(LABELS, ensure_ascii=False),
+                            font_face=font_face(shown))
     path = out / "index.html"
     atomic_write_text(path, text)
     return path
