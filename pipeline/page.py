@@ -70,7 +70,8 @@ body {{ background:#10131a; color:#e8e8ee;
        font-family:"QKV Noto","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
        margin:0 auto; max-width:1100px; padding:16px; }}
 h1 {{ font-size:1.4em; }} h2 {{ font-size:1.1em; color:#8a90a0; margin-top:1.6em; }}
-button {{ font-family:inherit; font-size:1em; background:#1c2230; color:#e8e8ee; border:1px solid #8a90a0; padding:4px 12px;
+button {{ font-family:inherit; font-size:1em; background:#1c2230; color:#e8e8ee;
+         border:1px solid #8a90a0; padding:4px 12px;
          margin-right:6px; cursor:pointer; }} button.on {{ border-color:#f4c542; color:#f4c542; }}
 video#player {{ width:100%; background:#000; }}
 #chapters li {{ cursor:pointer; margin:2px 0; }} #chapters li:hover {{ color:#f4c542; }}
