@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
+# Terms of this subject that jieba's general dictionary cuts apart ("掩码自/注意力").
+DOMAIN_WORDS = ("注意力", "自注意力", "掩码自注意力", "交叉注意力", "多头注意力", "缩放点积注意力",
+                "点积", "加权求和", "查询", "编码器", "解码器", "向量", "矩阵", "份额", "梯度")
+
 
 @cache
 def _jieba():
@@ -15,6 +19,8 @@ def _jieba():
 
     jieba.setLogLevel(60)  # no "Building prefix dict" chatter on stderr
     jieba.initialize()
+    for word in DOMAIN_WORDS:
+        jieba.add_word(word, freq=100_000)
     return jieba
 
 

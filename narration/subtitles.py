@@ -288,11 +288,18 @@ def _joins(text: str, left: list[int], right: list[int], zh: bool) -> bool:
         return False
     if _is_closer(a[-1]) and _is_opener(text[right[0]]):  # 」「: two quotes side by side
         return False
+    b = text[right[0]:right[1]]
+    if zh and a.endswith("、") and _short_latin(a[:-1]) and _short_latin(b.rstrip("、，。")):
+        return True  # a tight list of symbols, "Q、K、V", stays together
     if not zh:
         return True
     last, first = a[-1], text[right[0]]
     breaks = _SENTENCE_END | _CLAUSE_STRONG | _COMMAS | _ENUM_COMMA
     return not (_is_cjk(last) or _is_cjk(first) or last in breaks)
+
+
+def _short_latin(token: str) -> bool:
+    return 0 < len(token) <= 3 and token.isascii() and token.isalnum()
 
 
 def _break_cost(text: str, a: tuple[int, int], b: tuple[int, int], zh: bool,

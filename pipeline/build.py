@@ -108,10 +108,16 @@ def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTim
     return cues, other_cues
 
 
-def burn(staged: Path, work: Path, cues: list[Cue], picture: Path, fps: int) -> None:
+def burn(staged: Path, work: Path, lang: str, cues: list[Cue], picture: Path,
+         fps: int) -> None:
     """video.burned.mp4: the master with this language's subtitles drawn in the band."""
     width, height = media.frame_size(picture)
     ass = work / "burn.ass"
+    if lang == "en":
+        # The bundled CJK font draws curly quotes full-width, with wide gaps in English.
+        table = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
+        cues = [Cue(c.start, c.end, tuple(line.translate(table) for line in c.lines))
+                for c in cues]
     subtitle_files.write_burn_ass(cues, ass, width, height, style.SUBTITLE_BAND_SHARE,
                                   style.FONT)
     fonts = work / "fonts"  # libass wants a folder holding only font files
@@ -231,7 +237,7 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
          f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
     if getattr(args, "burn_subs", False):
         t_burn = time.monotonic()
-        burn(staged, lang_work, cues, video_only, fps)
+        burn(staged, lang_work, lang, cues, video_only, fps)
         _say(f"[{lang}] subtitles burned in {time.monotonic() - t_burn:.1f} s")
     write_kit(staged, lang_work, lang, chapters, video_only, scripts)
     if getattr(args, "clips", True):

@@ -86,3 +86,12 @@ def test_break_problem(text: str, p: int, problem: str | None) -> None:
     assert (got is None) == (problem is None), got
     if problem:
         assert problem in got
+
+
+@pytest.mark.parametrize("shift", range(0, 12))
+def test_zh_symbol_lists_and_domain_words_stay_whole(shift: int) -> None:
+    text = (ZH_FILLER[:shift] + "在完整的模型里，这套 Q、K、V 计算出现在三个地方，"
+            "解码器的掩码自注意力只看前面的词。")
+    lines = lines_of(zh_cues(text))
+    assert any("Q、K、V" in line for line in lines), lines
+    assert any("掩码自注意力" in line for line in lines), lines
