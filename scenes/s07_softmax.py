@@ -170,11 +170,11 @@ class SoftmaxScene(NarratedScene):
             b.until("exp")
             x_exp = x_score + 1.6
             exp_col = column(self.s("exp_head"), [self.num(v) for v in d.fill_exp], x_exp,
-                             theme.FG, theme.Q_COLOR)
-            cap = self._swap(cap, caption(self.s("exp_title"), theme.Q_COLOR),
+                             theme.FG, theme.SHARE_COLOR)
+            cap = self._swap(cap, caption(self.s("exp_title"), theme.SHARE_COLOR),
                              FadeIn(exp_col[0]), run_time=b.rt(0.06, 0.6))
             self._reveal(b, "e", [
-                lambda i: [Indicate(score_col[1][i], color=theme.Q_COLOR),
+                lambda i: [Indicate(score_col[1][i], color=theme.SHARE_COLOR),
                            FadeIn(exp_col[1][i], shift=0.4 * RIGHT)]
                 for _ in range(n)])
             b.until("pos")
@@ -189,9 +189,9 @@ class SoftmaxScene(NarratedScene):
                     continue
                 arc = ArcBetweenPoints(RIGHT * x_arc + UP * (y_rows[i + 1] + 0.06),
                                        RIGHT * x_arc + UP * (y_rows[i] - 0.06), angle=2.2,
-                                       color=theme.Q_COLOR, stroke_width=3)
+                                       color=theme.SHARE_COLOR, stroke_width=3)
                 arc.add_tip(tip_length=0.14, tip_width=0.14)
-                lab = theme.text(self.s("times_e"), theme.SMALL_SIZE, theme.Q_COLOR)
+                lab = theme.text(self.s("times_e"), theme.SMALL_SIZE, theme.SHARE_COLOR)
                 lab.next_to(arc, RIGHT, buff=0.1)
                 steps.add(VGroup(arc, lab))
             b.until("times_e")
@@ -202,7 +202,7 @@ class SoftmaxScene(NarratedScene):
             b.until("total")
             rule = Line(LEFT * 0.6, RIGHT * 0.6, color=theme.MUTED, stroke_width=2)
             rule.move_to(RIGHT * x_exp + UP * (y_rows[-1] - 0.4))
-            total = theme.text(self.num(d.fill_exp_total, 2), theme.NUM_SIZE, theme.Q_COLOR)
+            total = theme.text(self.num(d.fill_exp_total, 2), theme.NUM_SIZE, theme.SHARE_COLOR)
             total.move_to(RIGHT * x_exp + UP * (y_rows[-1] - 0.8))
             total_lab = theme.text(self.s("total"), theme.SMALL_SIZE, theme.MUTED)
             total_lab.move_to(RIGHT * x_score + UP * total.get_y())
@@ -215,9 +215,9 @@ class SoftmaxScene(NarratedScene):
                 theme.text(self.s("divide_by"), theme.SMALL_SIZE, theme.MUTED)
                 .move_to(UP * y).align_to(RIGHT * x_div, LEFT) for y in y_rows])
             x_bar = divs.get_right()[0] + 0.4
-            sm_bars = bar_col(self.s("weight"), d.fill_weights, x_bar, theme.Q_COLOR)
-            cap = self._swap(cap, caption(self.s("divide"), theme.Q_COLOR), FadeOut(steps),
-                             FadeIn(sm_bars[0]), Indicate(total, color=theme.Q_COLOR),
+            sm_bars = bar_col(self.s("weight"), d.fill_weights, x_bar, theme.SHARE_COLOR)
+            cap = self._swap(cap, caption(self.s("divide"), theme.SHARE_COLOR), FadeOut(steps),
+                             FadeIn(sm_bars[0]), Indicate(total, color=theme.SHARE_COLOR),
                              run_time=b.rt(0.06, 0.6))
             ghosts = VGroup()
             for s, bar in zip(d.fill_shifted, sm_bars[1], strict=True):
@@ -234,12 +234,12 @@ class SoftmaxScene(NarratedScene):
             legend = theme.text(self.s("naive_ghost"), theme.SMALL_SIZE, theme.MUTED)
             legend.move_to(UP * y_low).align_to(sm_bars, LEFT)
             self.play(Create(ghosts), FadeIn(legend), run_time=b.rt(0.1, 1.0))
-            self.play(Indicate(sm_bars[1][top], color=theme.Q_COLOR, scale_factor=1.15),
+            self.play(Indicate(sm_bars[1][top], color=theme.SHARE_COLOR, scale_factor=1.15),
                       run_time=b.rt(0.08, 1.0))
 
         with self.beat("formula") as b:
             f = theme.formula(r'"softmax"(x_i) = e^(x_i) / (sum_j e^(x_j))', 36, theme.FG)
-            frame = theme.panel(f.width + 0.8, f.height + 0.45, theme.Q_COLOR)
+            frame = theme.panel(f.width + 0.8, f.height + 0.45, theme.SHARE_COLOR)
             formula = VGroup(frame, f.move_to(frame))
             formula.move_to(UP * (theme.CONTENT_BOTTOM + formula.height / 2 + 0.05))
             formula.align_to(RIGHT * (x_name - 0.6), LEFT)
@@ -247,7 +247,7 @@ class SoftmaxScene(NarratedScene):
             self.play(FadeOut(legend), FadeOut(VGroup(rule, total, total_lab)),
                       run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(frame), Write(f), run_time=b.rt(0.15, 1.5))
-            self.play(Indicate(VGroup(exp_col[1], sm_bars[1]), color=theme.Q_COLOR,
+            self.play(Indicate(VGroup(exp_col[1], sm_bars[1]), color=theme.SHARE_COLOR,
                                scale_factor=1.05), run_time=b.rt(0.1, 1.0))
             b.until("sqrt")
             note = theme.text(self.s("next_note"), theme.BODY_SIZE, theme.ACCENT)

@@ -125,7 +125,7 @@ class WorkedExampleScene(NarratedScene):
                 divs.add(VGroup(theme.text(self.num(exps[i], 2), CELL),
                                 theme.text("÷", CELL), theme.text(self.num(total, 2), CELL),
                                 theme.text("=", CELL),
-                                theme.text(self.pct(att.weights[i]), CELL, theme.Q_COLOR))
+                                theme.text(self.pct(att.weights[i]), CELL, theme.SHARE_COLOR))
                          .arrange(RIGHT, buff=0.12))
             divs.arrange(RIGHT, buff=0.6)
             theme.fit(divs, theme.CONTENT_W).move_to(UP * CALC_Y)
@@ -137,14 +137,14 @@ class WorkedExampleScene(NarratedScene):
                 self.play(FadeIn(divs[i], shift=0.1 * RIGHT),
                           GrowFromEdge(table[WEIGHT][1][i], LEFT), run_time=b.rt(0.08, 0.8))
             b.until("one")
-            self.play(Indicate(table[WEIGHT][1], color=theme.Q_COLOR, scale_factor=1.05),
+            self.play(Indicate(table[WEIGHT][1], color=theme.SHARE_COLOR, scale_factor=1.05),
                       run_time=b.rt(0.12, 1.0))
             self.calc = divs
 
         with self.beat("weighted_sum") as b:
             terms = VGroup()
             for i in range(n):
-                w = theme.text(self.num(att.weights[i], 2), CELL, theme.Q_COLOR)
+                w = theme.text(self.num(att.weights[i], 2), CELL, theme.SHARE_COLOR)
                 times = theme.text("×", CELL)
                 v = theme.text(self.vec(we.V[i]), CELL, theme.V_COLOR)
                 terms.add(VGroup(w, times, v).arrange(RIGHT, buff=0.1))
@@ -190,7 +190,7 @@ class WorkedExampleScene(NarratedScene):
         bars = []
         for w in att.weights:
             rect = Rectangle(width=max(0.02, w * BAR_LEN), height=0.36)
-            rect.set_stroke(width=0).set_fill(theme.Q_COLOR, 0.85)
+            rect.set_stroke(width=0).set_fill(theme.SHARE_COLOR, 0.85)
             label = theme.text(self.pct(w), HEAD).next_to(rect, RIGHT, buff=0.1)
             bars.append(VGroup(rect, label))
         cols = [
@@ -206,7 +206,7 @@ class WorkedExampleScene(NarratedScene):
             (self.s("scaled"), [theme.text(self.num(x, 2), CELL) for x in att.scaled],
              theme.ACCENT, False),
             (self.s("exp"), [theme.text(self.num(x, 2), CELL) for x in exps], theme.FG, False),
-            (self.s("weight"), bars, theme.Q_COLOR, True),
+            (self.s("weight"), bars, theme.SHARE_COLOR, True),
         ]
         table = VGroup()
         top = theme.CONTENT_TOP - 0.85

@@ -68,9 +68,9 @@ class SoftAttentionScene(NarratedScene):
 
         with self.beat("intro") as b:
             header = self.title_card(b)
-            soft_head = theme.text(self.s("soft_head"), 28, theme.Q_COLOR)
+            soft_head = theme.text(self.s("soft_head"), 28, theme.SHARE_COLOR)
             soft_head.move_to(LEFT * 3.5 + UP * HEAD_Y)
-            soft = self._rows(names, soft_shares(), theme.Q_COLOR)
+            soft = self._rows(names, soft_shares(), theme.SHARE_COLOR)
             soft.next_to(soft_head, DOWN, buff=0.45).set_x(soft_head.get_x() - 0.3)
             soft_anchor = soft.get_corner(UL)
             self.play(FadeIn(soft_head), *[FadeIn(r[0]) for r in soft], run_time=b.rt(0.1, 0.8))
@@ -80,7 +80,7 @@ class SoftAttentionScene(NarratedScene):
                                   lag_ratio=0.35), run_time=b.rt(0.2, 1.8))
             b.until("last")
             self.play(GrowFromEdge(soft[last][1], LEFT), run_time=b.rt(0.04, 0.4))
-            self.play(Indicate(soft[last], color=theme.Q_COLOR, scale_factor=1.1),
+            self.play(Indicate(soft[last], color=theme.SHARE_COLOR, scale_factor=1.1),
                       run_time=b.rt(0.1, 1.0))
 
         with self.beat("hard") as b:
@@ -122,7 +122,7 @@ class SoftAttentionScene(NarratedScene):
             self.play(FadeIn(label), Create(track), FadeIn(cross), FadeIn(knob),
                       run_time=b.rt(0.06, 0.6))
             soft_live = always_redraw(lambda: self._rows(
-                names, soft_shares(), theme.Q_COLOR).move_to(soft_anchor, aligned_edge=UL))
+                names, soft_shares(), theme.SHARE_COLOR).move_to(soft_anchor, aligned_edge=UL))
             hard_live = always_redraw(lambda: self._rows(
                 names, hard_shares(), theme.ACCENT).move_to(hard_anchor, aligned_edge=UL))
             static = set(soft.get_family()) | set(hard.get_family())
@@ -140,7 +140,7 @@ class SoftAttentionScene(NarratedScene):
                           rate_func=rate_functions.linear)
 
             creep(b.time_to("soft"))
-            creep(0.8, Indicate(soft_head, color=theme.Q_COLOR, scale_factor=1.1))
+            creep(0.8, Indicate(soft_head, color=theme.SHARE_COLOR, scale_factor=1.1))
             still_box = SurroundingRectangle(VGroup(hard_head, hard_live), color=theme.MUTED,
                                              buff=0.15, corner_radius=0.1)
             creep(b.time_to("still"))
@@ -166,7 +166,7 @@ class SoftAttentionScene(NarratedScene):
                 s[runner] = x
                 return 1.0 if int(np.argmax(s)) == top else 0.0
 
-            left = self._curve_panel(lo, hi, gap, soft_top, self.s("soft_curve"), theme.Q_COLOR,
+            left = self._curve_panel(lo, hi, gap, soft_top, self.s("soft_curve"), theme.SHARE_COLOR,
                                      smooth=True)
             right = self._curve_panel(lo, hi, gap, hard_top, self.s("hard_curve"), theme.ACCENT,
                                       smooth=False, jump=float(scores[top]))
@@ -208,7 +208,7 @@ class SoftAttentionScene(NarratedScene):
 
         with self.beat("end_to_end") as b:
             chain = list(self.items("chain"))
-            soft_row = self._chain(chain, self.s("soft_row"), theme.Q_COLOR).move_to(UP * 1.75)
+            soft_row = self._chain(chain, self.s("soft_row"), theme.SHARE_COLOR).move_to(UP * 1.75)
             hard_chain = [*chain[:2], self.s("hard_pick"), *chain[3:]]
             hard_row = self._chain(hard_chain, self.s("hard_row"), theme.ACCENT)
             hard_row.move_to(DOWN * 0.75)

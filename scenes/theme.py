@@ -34,6 +34,7 @@ V_COLOR = "#ef6f6c"
 ACCENT = "#7aa2f7"
 GOOD = "#8bd17c"
 PANEL = "#1c2230"
+SHARE_COLOR = "#c39bd3"  # attention shares (softmax weights): never Q's yellow
 
 # Layout (Manim units; the frame is 14.22 x 8): header at top, subtitles in the bottom band.
 FRAME_W = config.frame_width
