@@ -227,7 +227,8 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
     meta.write_text(media.ffmetadata_chapters(chapters, video_title(lang)), "utf-8")
     t_master = time.monotonic()
     voice = lang_work / "narration.loud.wav"
-    measured = loudness.normalize(audio, voice)
+    raw = loudness.measure(audio)
+    loudness.normalize(audio, voice)
     media.encode_master(video_only, voice,
                         [media.SubtitleTrack(staged / "video.srt", lang, True),
                          media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
@@ -265,7 +266,8 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
         "loudness": {"integrated_lufs": final.integrated_lufs,
                      "true_peak_dbtp": final.true_peak_dbtp,
                      "target_lufs": loudness.TARGET_LUFS,
-                     "before_lufs": measured.integrated_lufs},
+                     "narration_before_lufs": raw.integrated_lufs,
+                     "narration_before_true_peak_dbtp": raw.true_peak_dbtp},
         "subtitles": {"tracks": [lang, other], "cues": len(cues),
                       f"cues_{other}": len(other_cues)},
         "numbers": str(inputs.numbers_path),
