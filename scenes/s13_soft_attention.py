@@ -111,7 +111,7 @@ class SoftAttentionScene(NarratedScene):
             def knob_pos():
                 return track.point_from_proportion(min(1.0, nudge.get_value() / span))
 
-            knob = always_redraw(lambda: Dot(knob_pos(), radius=0.11, color=theme.Q_COLOR))
+            knob = always_redraw(lambda: Dot(knob_pos(), radius=0.11, color=theme.FG))
             label = theme.text(self.s("slider"), theme.SMALL_SIZE, theme.FG)
             theme.fit(label, 4.0)
             label.next_to(track, LEFT, buff=0.4)
