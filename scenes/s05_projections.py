@@ -97,7 +97,7 @@ class ProjectionsScene(NarratedScene):
     @staticmethod
     def _inner_box(m: Mobject, color: str) -> Rectangle:
         """A frame around matrix cells that stays inside the brackets (clear of their ends)."""
-        box = Rectangle(width=m.width + 0.1, height=m.height + 0.16, color=color,
+        box = Rectangle(width=m.width + 0.22, height=m.height + 0.16, color=color,
                         stroke_width=3)
         return box.move_to(m)
 
@@ -172,9 +172,11 @@ class ProjectionsScene(NarratedScene):
                     self.play(Create(new_box), FadeIn(new_calc, shift=0.1 * DOWN),
                               run_time=b.rt(0.05, 0.45))
                     col_box = new_box
-                else:
-                    self.play(col_box.animate.become(new_box), FadeOut(calc),
-                              FadeIn(new_calc, shift=0.1 * DOWN), run_time=b.rt(0.05, 0.45))
+                else:  # old box and line out first, then the new ones in (no morph)
+                    self.play(FadeOut(col_box), FadeOut(calc), run_time=b.rt(0.04, 0.3))
+                    self.play(Create(new_box), FadeIn(new_calc, shift=0.1 * DOWN),
+                              run_time=b.rt(0.04, 0.35))
+                    col_box = new_box
                 self._land(new_calc[-1], res[1][j], b.rt(0.05, 0.45))
                 calc = new_calc
             b.until("q")
@@ -197,19 +199,26 @@ class ProjectionsScene(NarratedScene):
             stack.scale_to_fit_height(theme.CONTENT_H - 0.1)
             stack.move_to(theme.CONTENT_CENTER)
             self.play(FadeOut(rule), FadeOut(calc), MoveToTarget(eq_q), run_time=b.rt(0.08, 0.7))
-            for e, name in zip(eqs_more, "kv", strict=True):
+            for e, name, e_color in zip(eqs_more, "kv", (theme.K_COLOR, theme.V_COLOR),
+                                        strict=True):
                 e[4][1].set_opacity(0)
                 if name == "v":
                     b.until(name)
                 self.play(FadeIn(e), run_time=b.rt(0.07, 0.7))
                 b.until(f"{name}v", lead=0.7)
                 rt = b.rt(0.1, 0.7)
-                self.play(Indicate(e[0][1], color=theme.FG), Indicate(e[2][1]),
+                self.play(Indicate(e[0][1], color=theme.FG), Indicate(e[2][1], color=e_color),
                           e[4][1].animate.set_opacity(1), run_time=rt)
                 self._regroup(e)
             results = VGroup(eq_q[4], *[e[4] for e in eqs_more])
             b.until("distinct")
-            self.play(*[Indicate(r, scale_factor=1.15) for r in results], run_time=b.rt(0.1, 1.0))
+            colors = (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR)
+            boxes = VGroup(*[SurroundingRectangle(r, color=c, buff=0.06)
+                             for r, c in zip(results, colors, strict=True)])
+            self.play(*[Create(bx) for bx in boxes],
+                      *[Indicate(r, color=c, scale_factor=1.1)
+                        for r, c in zip(results, colors, strict=True)],
+                      run_time=b.rt(0.1, 1.0))
         return header
 
     def _every_word(self, header: Mobject) -> None:
@@ -356,8 +365,9 @@ class ProjectionsScene(NarratedScene):
 
             b.until("grow")
             self.play(FadeOut(VGroup(predict, cross, back, nudge, rand_lab)),
-                      blocks.animate.arrange(RIGHT, buff=2.6, aligned_edge=DOWN).move_to(UP * 0.6),
-                      run_time=b.rt(0.05, 0.7))
+                      run_time=b.rt(0.03, 0.4))  # gone before the blocks spread under it
+            self.play(blocks.animate.arrange(RIGHT, buff=2.6, aligned_edge=DOWN).move_to(UP * 0.6),
+                      run_time=b.rt(0.03, 0.5))
             self._nudge(grids, rng, b.rt(0.04, 0.5), spread=0.15)
             for i, block in enumerate(blocks):
                 role = theme.text(self.items("roles")[i], theme.SMALL_SIZE,
