@@ -57,15 +57,16 @@ class DotProductScene(NarratedScene):
         with self.beat("intro") as b:
             self.title_card(b)
             sentence = self.s("sentence")
-            sent = Text(sentence, font=theme.FONT, font_size=34, color=theme.FG,
+            sent = Text(sentence, font=theme.FONT, font_size=30, color=theme.FG,
                         disable_ligatures=True)  # one glyph per character, to find the words
-            theme.fit(sent).move_to(UP * 0.4)
+            blank = glyphs(sent, sentence, "____")
+            blank.shift(RIGHT * 0.2)  # a clear gap between the last word and the blank's box
+            theme.fit(sent, theme.CONTENT_W - 1.6).move_to(UP * 0.4)
             tags, words = VGroup(), VGroup()
             for t in tokens:
                 g = glyphs(sent, sentence, t)
                 words.add(g)
                 tags.add(theme.text("k", theme.SMALL_SIZE, theme.K_COLOR).next_to(g, DOWN, 0.2))
-            blank = glyphs(sent, sentence, "____")
             blank.set_color(theme.Q_COLOR)
             q_tag = theme.text("q", theme.SMALL_SIZE, theme.Q_COLOR).next_to(blank, DOWN, 0.2)
             for tg in tags:
@@ -238,21 +239,21 @@ class DotProductScene(NarratedScene):
         with self.beat("negative") as b:
             low = self.derived.fill_low
             against = VGroup(*[
-                SurroundingRectangle(k_cells[low][j], color=theme.V_COLOR, buff=0.08)
+                SurroundingRectangle(k_cells[low][j], color=theme.ACCENT, buff=0.08)
                 for j in range(dims) if fb.query[j] * fb.K[low][j] < 0])
-            note2 = theme.text(self.s("negative"), theme.BODY_SIZE, theme.V_COLOR)
+            note2 = theme.text(self.s("negative"), theme.BODY_SIZE, theme.ACCENT)
             note2.move_to(note)
             self.play(FadeOut(hits), FadeOut(hit_q), FadeOut(note), FadeIn(note2),
                       run_time=b.rt(0.06, 0.6))
             if len(against):
                 self.play(Create(against), run_time=b.rt(0.06, 0.7))
             b.until("low")
-            self.play(Indicate(score_cells[low], color=theme.V_COLOR, scale_factor=1.4),
-                      Indicate(names[low], color=theme.V_COLOR), run_time=b.rt(0.1, 1.0))
+            self.play(Indicate(score_cells[low], color=theme.ACCENT, scale_factor=1.4),
+                      Indicate(names[low], color=theme.ACCENT), run_time=b.rt(0.1, 1.0))
             b.until("why")
             wanted = [j for j in range(dims) if fb.query[j] * fb.K[low][j] < 0]
-            self.play(*[Indicate(q_cells[j], color=theme.V_COLOR) for j in wanted],
-                      *[Indicate(k_cells[low][j], color=theme.V_COLOR) for j in wanted],
+            self.play(*[Indicate(q_cells[j], color=theme.Q_COLOR) for j in wanted],
+                      *[Indicate(k_cells[low][j], color=theme.K_COLOR) for j in wanted],
                       run_time=b.rt(0.1, 1.0))
             b.until("next")
             nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT).move_to(note)
