@@ -6,12 +6,14 @@ the projections: every word makes its own q, k and v. No numbers of the example 
 
 from __future__ import annotations
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
     RIGHT,
     UP,
     Animation,
+    ArcBetweenPoints,
     Circle,
     FadeIn,
     FadeOut,
@@ -23,7 +25,9 @@ from manim import (
     Polygon,
     Rectangle,
     RoundedRectangle,
+    UpdateFromAlphaFunc,
     VGroup,
+    smooth,
     there_and_back,
 )
 
@@ -56,13 +60,14 @@ class BlindDateScene(NarratedScene):
 
         with self.beat("intro") as b:
             self.title_card(b)
-            guests = [self._guest(self.items(f"badge_{i}"), SKIN[i % len(SKIN)], theme.MUTED)
-                      for i in range(n)]
+            wants = self.items("wants")
+            guests = [self._guest(self.items(f"badge_{i}"), SKIN[i % len(SKIN)], theme.MUTED,
+                                  wants) for i in range(n)]
             for g, x in zip(guests, xs, strict=True):
                 g.shift(RIGHT * x)
             self.play(*[FadeIn(g.person, shift=0.15 * UP) for g in guests],
                       run_time=min(b.rt(0.15, 1.0), b.time_to("you")))
-            you = self._guest(self.items("your_badge"), theme.FG, theme.Q_COLOR)
+            you = self._guest(self.items("your_badge"), theme.FG, theme.FG, ())
             you.shift(RIGHT * YOU_X)
             you_label = theme.text(self.s("you"), theme.SMALL_SIZE, theme.BG, weight="BOLD")
             theme.fit(you_label, 0.52)
@@ -70,7 +75,6 @@ class BlindDateScene(NarratedScene):
             b.until("you")
             self.play(FadeIn(VGroup(you.person, you_label), shift=0.15 * RIGHT),
                       run_time=b.rt(0.1, 0.7))
-            wants = self.items("wants")
             checklist = self._checklist(wants)
             checklist.next_to(UP * LIST_TOP, DOWN, buff=0).set_x(YOU_X)
             b.until("wants")
@@ -125,11 +129,19 @@ class BlindDateScene(NarratedScene):
             self.play(*[pulse(g.badge) for g in guests],
                       run_time=min(b.rt(0.08, 0.5), b.time_to("others")))
             b.until("others")
+            # their checklists fly to your badge on nested arcs (farther guests higher) and
+            # line up in a column at its right edge, so they never overlap on the way or there
             back = [g.mini.copy() for g in guests]
-            self.play(*[m.animate.move_to(you.badge).scale(0.6).set_opacity(0) for m in back],
-                      *[pulse(g.mini) for g in guests], run_time=b.rt(0.2, 1.0))
-            self.remove(*back)
-            self.play(pulse(you.badge, 1.15), run_time=b.rt(0.1, 0.7))
+            step = 0.36
+            col_x = you.badge.get_right()[0] + 0.36
+            spots = [RIGHT * col_x + UP * (you.badge.get_y() + step * (i - (n - 1) / 2))
+                     for i in range(n)]
+            self.play(LaggedStart(*[self._fly(m, spot, 0.6 + 0.25 * i)
+                                    for i, (m, spot) in enumerate(zip(back, spots, strict=True))],
+                                  lag_ratio=0.15),
+                      run_time=b.rt(0.3, 1.6))
+            self.play(pulse(you.badge, 1.15), *[FadeOut(m) for m in back],
+                      run_time=b.rt(0.1, 0.7))
 
         with self.beat("bridge") as b:
             self.play(FadeOut(legend), run_time=b.rt(0.05, 0.4))
@@ -156,6 +168,19 @@ class BlindDateScene(NarratedScene):
 
     # -- pieces ---------------------------------------------------------------------------------
     @staticmethod
+    def _fly(m: Mobject, target: np.ndarray, angle: float, scale: float = 0.42) -> Animation:
+        """Move ``m`` upright along an arc to ``target``, shrinking it to ``scale``."""
+        start = m.copy()
+        path = ArcBetweenPoints(m.get_center(), target, angle=angle)
+
+        def step(mob: Mobject, a: float) -> None:
+            t = smooth(a)
+            size = 1 - (1 - scale) * t
+            mob.become(start.copy().scale(size).move_to(path.point_from_proportion(t)))
+
+        return UpdateFromAlphaFunc(m, step)
+
+    @staticmethod
     def _person(head_color: str, outline: str) -> VGroup:
         head = Circle(radius=0.3).set_stroke(outline, width=2).set_fill(head_color, 1)
         body = RoundedRectangle(corner_radius=0.35, width=BODY_W, height=BODY_H)
@@ -164,9 +189,12 @@ class BlindDateScene(NarratedScene):
         body.move_to(UP * BODY_Y)
         return VGroup(head, body)
 
-    def _guest(self, words: tuple[str, ...], skin: str, outline: str) -> VGroup:
+    def _guest(self, words: tuple[str, ...], skin: str, outline: str,
+               wants: tuple[str, ...]) -> VGroup:
         """A person at x = 0 with a name badge (K), a speech bubble (V) and a small
-        checklist of their own (Q); the parts are kept apart, each appears when named."""
+        checklist of their own (Q); the parts are kept apart, each appears when named.
+        The bubble grows with how many badge words are on ``wants`` (you talk longer);
+        with no ``wants`` (your own card) it has the middle size."""
         person = self._person(skin, outline)
         chips = VGroup()
         for word in words:
@@ -178,7 +206,8 @@ class BlindDateScene(NarratedScene):
         card = theme.panel(BODY_W - 0.2, chips.height + 0.2, color=theme.K_COLOR, fill=theme.BG)
         theme.fit(chips, card.width - 0.1)
         badge = VGroup(card, chips.move_to(card)).move_to(person[1]).shift(DOWN * 0.08)
-        bubble = self._bubble().move_to(UP * BUBBLE_Y)
+        hits = sum(w in wants for w in words) if wants else 1
+        bubble = self._bubble(hits).move_to(UP * BUBBLE_Y)
         mini = self._mini_checklist().move_to(UP * MINI_Y)
         guest = VGroup(person, badge, bubble, mini)
         guest.person, guest.badge, guest.bubble, guest.mini = person, badge, bubble, mini
@@ -186,14 +215,21 @@ class BlindDateScene(NarratedScene):
         return guest
 
     @staticmethod
-    def _bubble() -> VGroup:
-        box = RoundedRectangle(corner_radius=0.2, width=1.3, height=0.55)
-        box.set_stroke(theme.V_COLOR, width=2).set_fill(theme.V_COLOR, 0.25)
+    def _bubble(hits: int) -> VGroup:
+        """A speech bubble: tiny and faint for no match, longer with more dots per match."""
+        hits = min(hits, 2)
+        width, ndots = (0.5, 1) if hits == 0 else (0.75 + 0.6 * hits, 1 + 2 * hits)
+        fill = 0.1 if hits == 0 else 0.25
+        box = RoundedRectangle(corner_radius=0.2, width=width, height=0.55 if hits else 0.4)
+        box.set_stroke(theme.V_COLOR, width=2, opacity=1 if hits else 0.5)
+        box.set_fill(theme.V_COLOR, fill)
         tail = Polygon(LEFT * 0.1, RIGHT * 0.1, DOWN * 0.18 + LEFT * 0.06)
-        tail.set_stroke(theme.V_COLOR, width=2).set_fill(theme.V_COLOR, 0.25)
-        tail.next_to(box, DOWN, buff=-0.02).shift(LEFT * 0.2)
-        dots = VGroup(*[Circle(radius=0.055).set_stroke(width=0).set_fill(theme.FG, 1)
-                        for _ in range(3)]).arrange(RIGHT, buff=0.14).move_to(box)
+        tail.set_stroke(theme.V_COLOR, width=2, opacity=1 if hits else 0.5)
+        tail.set_fill(theme.V_COLOR, fill)
+        tail.next_to(box, DOWN, buff=-0.02).shift(LEFT * min(0.2, width / 4))
+        dots = VGroup(*[Circle(radius=0.055).set_stroke(width=0)
+                        .set_fill(theme.FG, 1 if hits else 0.5)
+                        for _ in range(ndots)]).arrange(RIGHT, buff=0.14).move_to(box)
         return VGroup(box, tail, dots)
 
     @staticmethod
