@@ -168,7 +168,7 @@ class BlindDateScene(NarratedScene):
 
     # -- pieces ---------------------------------------------------------------------------------
     @staticmethod
-    def _fly(m: Mobject, target: np.ndarray, angle: float, scale: float = 0.42) -> Animation:
+    def _fly(m: Mobject, target: np.ndarray, angle: float, scale: float = 0.4) -> Animation:
         """Move ``m`` upright along an arc to ``target``, shrinking it to ``scale``."""
         start = m.copy()
         path = ArcBetweenPoints(m.get_center(), target, angle=angle)
