@@ -13,6 +13,7 @@ from manim import (
     Circumscribe,
     Create,
     FadeIn,
+    FadeOut,
     Indicate,
     LaggedStart,
     Line,
@@ -92,8 +93,19 @@ class SearchEngineScene(NarratedScene):
                 else:
                     anims.append(cards[i].tags.animate.set_opacity(0.4))
                 self.play(*anims, run_time=b.rt(0.08, 0.7))
-            self.play(*[VGroup(cards[i], ranks[r]).animate.set_y(ROWS_Y[r])
-                        for r, i in enumerate(ranking)], run_time=b.rt(0.12, 1.0))
+            # reorder by fading: cards that change rows leave, then reappear in their new row
+            # (sliding them past each other would overlap them)
+            moving = [VGroup(cards[i], ranks[r]) for r, i in enumerate(ranking)
+                      if abs(cards[i].get_y() - ROWS_Y[r]) > 0.01]
+            new_y = [ROWS_Y[r] for r, i in enumerate(ranking)
+                     if abs(cards[i].get_y() - ROWS_Y[r]) > 0.01]
+            if moving:
+                self.play(*[FadeOut(g, shift=0.3 * LEFT) for g in moving],
+                          run_time=b.rt(0.06, 0.5))
+                for g, y in zip(moving, new_y, strict=True):
+                    g.set_y(y)
+                self.play(*[FadeIn(g, shift=0.3 * RIGHT) for g in moving],
+                          run_time=b.rt(0.06, 0.5))
 
         with self.beat("read") as b:
             top, second, last = (cards[i] for i in ranking)
