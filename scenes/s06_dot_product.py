@@ -207,8 +207,10 @@ class DotProductScene(NarratedScene):
                 new = products(i)
                 if i - 1 < len(ROW_MARKS):
                     b.until(ROW_MARKS[i - 1], lead=0.6)
-                self.play(k_box.animate.become(row_box(i)), FadeOut(prod), FadeIn(new),
-                          run_time=b.rt(0.04, 0.4))
+                # the old products leave before the new ones come (no cross-fade of texts)
+                self.play(k_box.animate.become(row_box(i)), FadeOut(prod),
+                          run_time=b.rt(0.03, 0.25))
+                self.play(FadeIn(new), run_time=b.rt(0.03, 0.25))
                 prod = new
                 self._land(prod[3], score_cells[i], b.rt(0.04, 0.4))
             b.until("one")
