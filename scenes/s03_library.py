@@ -26,14 +26,14 @@ from manim import (
 from scenes import theme
 from scenes.base import NarratedScene
 
-LEFT_X = -5.35
-CARD_X = -1.2
-CARD_W, CARD_H = 4.2, 0.96
+LEFT_X = -5.0
+CARD_X = -0.8
+CARD_W, CARD_H = 4.4, 0.96
 ROWS_Y = (1.75, 0.6, -0.55, -1.7)
-SHELF_L, SHELF_R = 1.75, 4.35
-BOOK_W, BOOK_H = 1.5, 0.64
+SHELF_L, SHELF_R = 2.0, 4.8
+BOOK_W, BOOK_H = 1.6, 0.64
 PULL_MAX = 1.0
-NOTES_X, NOTES_W = 5.6, 1.9
+NOTES_X, NOTES_W = 5.78, 1.6
 FIT = (1.0, 0.55, 0.2, 0.06)
 """How well each card fits "deep learning", for the picture only: exact, related, unrelated."""
 
@@ -50,7 +50,7 @@ class LibraryScene(NarratedScene):
                              for s in self.items("steps")])
             steps.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             steps.move_to(UP * (theme.CONTENT_TOP - 0.1 - steps.height / 2))
-            steps.align_to(RIGHT * (LEFT_X - 1.25), LEFT)
+            steps.align_to(RIGHT * (LEFT_X - 1.3), LEFT)
             want = self._want_card()
             want.move_to(RIGHT * LEFT_X + UP * 0.45)
             b.until("wish")
@@ -60,7 +60,7 @@ class LibraryScene(NarratedScene):
                 self.play(FadeIn(step, shift=0.1 * RIGHT), run_time=b.rt(0.06, 0.5))
             b.until("want")
             self._activate(steps, 0, b)
-            self.play(Indicate(want[1], color=theme.Q_COLOR, scale_factor=1.1),
+            self.play(want.animate(rate_func=there_and_back).scale(1.1),
                       run_time=b.rt(0.1, 0.8))
 
         with self.beat("catalogue") as b:
@@ -99,7 +99,9 @@ class LibraryScene(NarratedScene):
                 for card in cards
             ])
             b.until("match")
-            self.play(Indicate(want[1][1], color=theme.Q_COLOR), *[Create(ln) for ln in lines],
+            # pulse the whole card (not its text), so the wish never spills out of its box
+            self.play(want.animate(rate_func=there_and_back).scale(1.1),
+                      *[Create(ln) for ln in lines],
                       run_time=b.rt(0.15, 1.0))
             b.until("best")
             self.play(*[ln.animate.set_stroke(width=1 + 8 * f, opacity=0.3 + 0.7 * f)
@@ -147,7 +149,10 @@ class LibraryScene(NarratedScene):
             row.arrange(RIGHT, buff=0.3)
             legend = theme.qkv_legend(self.items("legend"))
             VGroup(row, legend).arrange(DOWN, buff=0.6).move_to(theme.CONTENT_CENTER)
-            legend.set_x(0)
+            # centred in the room right of the step list, so it never covers the steps
+            free_l = steps.get_right()[0] + 0.3
+            row.set_x((free_l + theme.FRAME_W / 2 - theme.MARGIN) / 2)
+            legend.set_x(row.get_x())
             self.play(want.animate.move_to(row[0]), cards[0].animate.move_to(row[2]),
                       books[0].animate.move_to(row[4]), FadeIn(arrow_1), FadeIn(arrow_2),
                       run_time=min(b.rt(0.15, 1.0), b.time_to("q")))
