@@ -73,11 +73,16 @@ class InTransformerScene(NarratedScene):
             overview.arrange(DOWN, aligned_edge=LEFT, buff=0.5)
             overview.move_to(RIGHT * PANEL_X + theme.CONTENT_CENTER)
             overview.align_to(RIGHT * (PANEL_LEFT + 0.4), LEFT)
+            # the bare Transformer comes in as soon as the voice names it; its places light
+            # up as they are counted
+            self.play(FadeIn(enc), FadeIn(dec), run_time=min(b.rt(0.08, 0.7), b.time_to("enc")))
             b.until("enc")
-            self.play(FadeIn(enc), FadeIn(src), FadeIn(enc_attn), FadeIn(tags[0]),
+            self.play(FadeIn(src), FadeIn(enc_attn), FadeIn(tags[0]),
+                      Indicate(enc[1], color=theme.ACCENT),
                       FadeIn(overview[0], shift=0.1 * LEFT), run_time=b.rt(0.1, 0.8))
             b.until("dec")
-            self.play(FadeIn(dec), FadeIn(tgt), run_time=b.rt(0.06, 0.5))
+            self.play(FadeIn(tgt), Indicate(dec[1], color=theme.ACCENT),
+                      run_time=b.rt(0.06, 0.5))
             self.play(LaggedStart(
                 *[FadeIn(VGroup(box, tag)) for box, tag in zip(boxes[1:], tags[1:],
                                                              strict=True)],
@@ -297,9 +302,10 @@ class InTransformerScene(NarratedScene):
     # -- the explanation panel ------------------------------------------------------------------
     @staticmethod
     def _place_head(mark: str, name: str) -> VGroup:
-        return VGroup(theme.text(mark, HEAD_SIZE + 2, theme.ACCENT, weight="BOLD"),
+        head = VGroup(theme.text(mark, HEAD_SIZE + 2, theme.ACCENT, weight="BOLD"),
                       theme.text(name, HEAD_SIZE, theme.FG, weight="BOLD")
                       ).arrange(RIGHT, buff=0.2)
+        return theme.fit(head, PANEL_W - 0.5)  # clear of the right margin when left-aligned
 
     @staticmethod
     def _from_line(letters: str, source: str) -> VGroup:
