@@ -53,6 +53,10 @@ class LibraryScene(NarratedScene):
             steps.align_to(RIGHT * (LEFT_X - 1.3), LEFT)
             want = self._want_card()
             want.move_to(RIGHT * LEFT_X + UP * 0.45)
+            # the library itself (its shelf) is there from the start; it is named V later
+            shelf, books = self._shelf(n)
+            self.play(Create(shelf), *[FadeIn(bk) for bk in books],
+                      run_time=min(b.rt(0.08, 0.8), b.time_to("wish")))
             b.until("wish")
             self.play(FadeIn(want, shift=0.15 * RIGHT), run_time=b.rt(0.1, 0.8))
             for step, mark in zip(steps, ("s_query", "s_match", "s_take"), strict=True):
@@ -70,7 +74,6 @@ class LibraryScene(NarratedScene):
                 card.move_to(RIGHT * CARD_X + UP * y)
             k_head = self._head("K", self.s("catalogue"), theme.K_COLOR)
             k_head.move_to(RIGHT * CARD_X + UP * (ROWS_Y[0] + CARD_H / 2 + 0.3))
-            shelf, books = self._shelf(n)
             v_head = self._head("V", self.s("shelf"), theme.V_COLOR)
             v_head.move_to(RIGHT * (SHELF_L + SHELF_R) / 2 + UP * k_head.get_y())
             b.until("cards")
@@ -79,8 +82,8 @@ class LibraryScene(NarratedScene):
             self.play(*[Indicate(c.tags, color=theme.K_COLOR, scale_factor=1.08) for c in cards],
                       run_time=b.rt(0.1, 0.8))
             b.until("books")
-            self.play(FadeIn(v_head), Create(shelf), *[FadeIn(bk) for bk in books],
-                      run_time=b.rt(0.1, 1.0))
+            self.play(FadeIn(v_head), *[Indicate(bk, color=theme.FG, scale_factor=1.08)
+                                        for bk in books], run_time=b.rt(0.1, 1.0))
             b.until("apart")
             not_same = theme.text(self.s("not_same"), theme.TITLE_SIZE, theme.FG)
             not_same.move_to(RIGHT * (cards[0].get_right()[0] + SHELF_L) / 2
