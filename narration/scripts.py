@@ -180,19 +180,19 @@ def check_parity(scene_ids: Iterable[str], root: Path = SCRIPTS_DIR) -> None:
                                   f"{', '.join(m0)}: scenes wait for them in one order")
 
 
+def _video_field(lang: str, key: str, root: Path) -> str:
+    path = root / lang / "_video.toml"
+    value = _read(path).get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ScriptError(path, key, "missing or empty")
+    return value.strip()
+
+
 def video_title(lang: str, root: Path = SCRIPTS_DIR) -> str:
     """The whole video's title in ``lang`` (``scripts/<lang>/_video.toml``)."""
-    path = root / lang / "_video.toml"
-    title = _read(path).get("title")
-    if not isinstance(title, str) or not title.strip():
-        raise ScriptError(path, "title", "missing or empty")
-    return title.strip()
+    return _video_field(lang, "title", root)
 
 
 def video_summary(lang: str, root: Path = SCRIPTS_DIR) -> str:
     """The video's short summary in ``lang`` (``scripts/<lang>/_video.toml``)."""
-    path = root / lang / "_video.toml"
-    summary = _read(path).get("summary")
-    if not isinstance(summary, str) or not summary.strip():
-        raise ScriptError(path, "summary", "missing or empty")
-    return summary.strip()
+    return _video_field(lang, "summary", root)

@@ -135,20 +135,30 @@ class SubtitleTrack:
     default: bool
 
 
+def _subtitle_args(tracks: list[SubtitleTrack],
+                   first_input: int) -> tuple[list[str], list[str], list[str]]:
+    """ffmpeg inputs, maps and per-track options (language tag, default flag) for
+    ``tracks``, whose files are inputs ``first_input`` onwards."""
+    inputs: list[str] = []
+    maps: list[str] = []
+    opts: list[str] = []
+    for k, t in enumerate(tracks):
+        inputs += ["-i", str(t.path)]
+        maps += ["-map", f"{first_input + k}:s:0"]
+        opts += [f"-metadata:s:s:{k}", f"language={LANG_TAGS[t.lang]}",
+                 f"-disposition:s:{k}", "default" if t.default else "0"]
+    return inputs, maps, opts
+
+
 def encode_master(picture: Path, audio: Path, tracks: list[SubtitleTrack], metadata: Path,
                   fps: int, out: Path) -> None:
     """The platform master: the picture encoded once by libx264 (High, yuv420p, BT.709,
     closed GOP of half the frame rate, 2 B-frames, CRF 18), AAC-LC 48 kHz stereo, one
     mov_text track per language (the first default), chapters from ``metadata``, fast start.
     """
-    inputs = ["-i", str(picture), "-i", str(audio)]
-    maps = ["-map", "0:v:0", "-map", "1:a:0"]
-    sub_opts: list[str] = []
-    for k, t in enumerate(tracks):
-        inputs += ["-i", str(t.path)]
-        maps += ["-map", f"{k + 2}:s:0"]
-        sub_opts += [f"-metadata:s:s:{k}", f"language={LANG_TAGS[t.lang]}",
-                     f"-disposition:s:{k}", "default" if t.default else "0"]
+    sub_inputs, sub_maps, sub_opts = _subtitle_args(tracks, first_input=2)
+    inputs = ["-i", str(picture), "-i", str(audio), *sub_inputs]
+    maps = ["-map", "0:v:0", "-map", "1:a:0", *sub_maps]
     meta_index = len(tracks) + 2
     inputs += ["-i", str(metadata)]
     run_ffmpeg([
@@ -175,13 +185,9 @@ def encode_clip(picture: Path, voice: Path | None, tracks: list[SubtitleTrack], 
         audio = ["-c:a", "aac", "-profile:a", "aac_low", "-b:a", "160k", "-ar", "48000",
                  "-ac", "2", "-af", "apad", "-metadata:s:a:0",
                  f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}"]
-    first_sub = 1 + (voice is not None)
-    sub_opts: list[str] = []
-    for k, t in enumerate(tracks):
-        inputs += ["-i", str(t.path)]
-        maps += ["-map", f"{first_sub + k}:s:0"]
-        sub_opts += [f"-metadata:s:s:{k}", f"language={LANG_TAGS[t.lang]}",
-                     f"-disposition:s:{k}", "default" if t.default else "0"]
+    sub_inputs, sub_maps, sub_opts = _subtitle_args(tracks, first_input=1 + (voice is not None))
+    inputs += sub_inputs
+    maps += sub_maps
     run_ffmpeg([*inputs, *maps, "-vf", f"scale=-2:{height}:flags=lanczos",
                 "-frames:v", str(frames), "-t", f"{dur:.6f}", *x264_args(fps),
                 "-preset", "veryfast", *audio, "-c:s", "mov_text", *sub_opts,
