@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 BEAT_GAP = 0.45  # seconds of quiet after each beat's speech, before the next beat
 SCENE_TAIL = 0.6  # the closing fade of each scene, no speech
@@ -60,6 +62,11 @@ class SceneTimes:
             "warnings": list(self.warnings),
             "layout": list(self.layout),
         }
+
+    @classmethod
+    def read(cls, path: Path) -> SceneTimes:
+        """The report a scene wrote to ``path``."""
+        return cls.from_json(json.loads(Path(path).read_text("utf-8")))
 
     @classmethod
     def from_json(cls, data: dict) -> SceneTimes:

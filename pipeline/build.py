@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from argparse import Namespace
@@ -190,8 +189,7 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
     offset = 0.0
     fps = QUALITIES[args.quality][2]
     for script, r in zip(scripts, rendered, strict=True):
-        times = SceneTimes.from_json(
-            json.loads((plan.times_dir / f"{script.scene_id}.json").read_text("utf-8")))
+        times = SceneTimes.read(plan.times_dir / f"{script.scene_id}.json")
         if [b.id for b in times.beats] != [b.id for b in script.beats]:
             raise RuntimeError(f"scene {script.scene_id} reported beats unlike its script")
         for w in times.warnings + times.layout:

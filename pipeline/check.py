@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"[{lang}] {info.scene_id}: FAILED\n{proc.stderr[-3000:]}")
                     bad = True
                     continue
-                times = SceneTimes.from_json(atomic_read_json(plan.times_dir, info.scene_id))
+                times = SceneTimes.read(plan.times_dir / f"{info.scene_id}.json")
                 total += times.duration
                 speech = [(bt.start, bt.start + clips[(info.scene_id, bt.id)].duration)
                           for bt in times.beats]
@@ -110,12 +110,6 @@ def main(argv: list[str] | None = None) -> int:
                     bad = True
         print(f"[{lang}] total {total:.1f} s ({total / 60:.1f} min)")
     return 1 if bad else 0
-
-
-def atomic_read_json(times_dir: Path, scene_id: str) -> dict:
-    import json
-
-    return json.loads((times_dir / f"{scene_id}.json").read_text("utf-8"))
 
 
 if __name__ == "__main__":

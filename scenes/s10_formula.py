@@ -28,11 +28,6 @@ from scenes import theme
 from scenes.base import NarratedScene
 
 # The formula, built from labelled parts so each step can be lit on its own.
-EXPR = (
-    '"Attention"({{ Q : q1 }}, {{ K : k1 }}, {{ V : v1 }}) = {{ "softmax" : sm }} '
-    "( {{ {{ Q : q }} {{ K^T : k }} : qk }} / {{ sqrt(d) : sd }} ) "
-    "{{ dot : dot }} {{ V : v }}"
-)
 CELL = 1.45  # grid spacing across (keys)
 DOT_MIN, DOT_MAX = 0.04, 0.29  # dot radii for the smallest and largest value
 ROW_SP = 1.08  # grid spacing down (queries)
@@ -49,13 +44,8 @@ class FormulaScene(NarratedScene):
 
         with self.beat("intro") as b:
             self.title_card(b)
-            f = theme.formula(EXPR, size=46)
-            theme.fit(f, theme.CONTENT_W)
+            f = theme.attention_formula(size=46)
             f.move_to(UP * (theme.CONTENT_TOP - 0.05 - f.height / 2))
-            for key, color in (("q1", theme.Q_COLOR), ("q", theme.Q_COLOR),
-                               ("k1", theme.K_COLOR), ("k", theme.K_COLOR),
-                               ("v1", theme.V_COLOR), ("v", theme.V_COLOR)):
-                f.select(key).set_color(color)
             self.play(Write(f), run_time=b.rt(0.2, 1.5))
             grid_top = f.get_bottom()[1] - 0.35
             name = self._name()

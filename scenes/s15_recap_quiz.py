@@ -36,11 +36,6 @@ RING_CENTER = DOWN * 0.4
 QUESTION_Y = 1.6
 LINE_MARKS = "bcd"  # answer line i + 1 appears at cue mark LINE_MARKS[i]; the first at once
 # The formula, labelled like the formula scene's so each step's part can be lit.
-EXPR = (
-    '"Attention"({{ Q : q1 }}, {{ K : k1 }}, {{ V : v1 }}) = {{ "softmax" : sm }} '
-    "( {{ {{ Q : q }} {{ K^T : k }} : qk }} / {{ sqrt(d) : sd }} ) "
-    "{{ dot : dot }} {{ V : v }}"
-)
 STEP_PARTS = ("qk", "sd", "sm", "v")  # the formula part of each of the four steps
 STEP_MARKS = ("score", "scale", "share", "blend")  # the cue mark naming each step
 ROW_SP = 0.68  # recap rows spacing
@@ -52,13 +47,8 @@ class RecapQuizScene(NarratedScene):
     def narrate(self) -> None:
         with self.beat("recap") as b:
             header = self.title_card(b)
-            f = theme.formula(EXPR, size=50)
-            theme.fit(f, theme.CONTENT_W)
+            f = theme.attention_formula(size=50)
             f.move_to(UP * (theme.CONTENT_TOP - 0.15 - f.height / 2))
-            for part, color in (("q1", theme.Q_COLOR), ("q", theme.Q_COLOR),
-                                ("k1", theme.K_COLOR), ("k", theme.K_COLOR),
-                                ("v1", theme.V_COLOR), ("v", theme.V_COLOR)):
-                f.select(part).set_color(color)
             name = theme.text(self.s("name"), theme.BODY_SIZE, theme.ACCENT)
             name.next_to(f, DOWN, buff=0.3)
             rows = self._recap_rows()

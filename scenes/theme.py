@@ -181,3 +181,21 @@ def formula(expr: str, size: float = 40, color: str = FG) -> Mobject:
     from manim import MathTypst
 
     return MathTypst(expr, font_size=size, color=color, font_paths=[str(FONT_DIR)])
+
+
+ATTENTION_EXPR = (
+    '"Attention"({{ Q : q1 }}, {{ K : k1 }}, {{ V : v1 }}) = {{ "softmax" : sm }} '
+    "( {{ {{ Q : q }} {{ K^T : k }} : qk }} / {{ sqrt(d) : sd }} ) "
+    "{{ dot : dot }} {{ V : v }}"
+)
+"""softmax(QKᵀ/√d)·V with labelled parts: q1 k1 v1 (arguments), sm, qk (q, k), sd, dot, v."""
+
+
+def attention_formula(size: float) -> Mobject:
+    """The attention formula, its Q, K and V in their colours, fitted to the content width."""
+    f = formula(ATTENTION_EXPR, size=size)
+    for part, color in (("q1", Q_COLOR), ("q", Q_COLOR), ("k1", K_COLOR), ("k", K_COLOR),
+                        ("v1", V_COLOR), ("v", V_COLOR)):
+        f.select(part).set_color(color)
+    fit(f, CONTENT_W)
+    return f
