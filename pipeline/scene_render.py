@@ -35,6 +35,9 @@ class RenderedScene:
 def render_scene(info: SceneInfo, plan: Path, quality: str, media_dir: Path,
                  log_dir: Path) -> RenderedScene:
     flag, qdir, _fps = QUALITIES[quality]
+    # One media folder per scene: Manim's Typst/SVG cache is not safe for two processes
+    # typesetting the same formula at once (one deletes the file the other is reading).
+    media_dir = media_dir / info.scene_id
     out_name = f"{info.scene_id}_{plan.stem}"
     cmd = [
         sys.executable, "-m", "manim", "render", "-q", flag, "--disable_caching",
