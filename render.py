@@ -13,7 +13,6 @@ import os
 import shutil
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -23,15 +22,17 @@ if str(ROOT) not in sys.path:  # so `python render.py` works from any directory
 
 def _ensure_dependencies() -> None:
     """Run with the project's .venv when started by a Python that lacks its packages."""
-    try:
-        import manim  # noqa: F401
-        import pysubs2  # noqa: F401
-    except ImportError as err:
+    import importlib.util
+
+    # find_spec looks without importing: importing Manim costs 1.6 s and sets up logging.
+    missing = next((m for m in ("manim", "pysubs2", "av") if importlib.util.find_spec(m) is None),
+                   None)
+    if missing is not None:
         venv = ROOT / ".venv" / "bin" / "python"
         in_venv = Path(sys.prefix).resolve() == (ROOT / ".venv").resolve()
         if venv.is_file() and not in_venv:
             os.execv(str(venv), [str(venv), str(Path(__file__).resolve()), *sys.argv[1:]])
-        print(f"error: {err.name or err}: the project's packages are not installed for "
+        print(f"error: {missing}: the project's packages are not installed for "
               f"{sys.executable}; set up once with `bash run.sh setup`, then run "
               f"`.venv/bin/python render.py`", file=sys.stderr)
         raise SystemExit(2) from None
@@ -42,7 +43,8 @@ if __name__ == "__main__":
 
 from narration.facts import build_facts  # noqa: E402
 from narration.numfmt import LANGS  # noqa: E402
-from narration.scripts import SceneScript, ScriptError, check_parity, load_script  # noqa: E402
+from narration.scripts import ScriptError, check_parity, load_script  # noqa: E402
+from pipeline.config import DEFAULT_CACHE, BuildConfig, Inputs  # noqa: E402
 from qkv_math.derived import derive  # noqa: E402
 from qkv_math.numbers import DEFAULT_NUMBERS, NumbersError, load_numbers  # noqa: E402
 from scenes.registry import SceneInfo, discover  # noqa: E402
@@ -61,8 +63,11 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
         description="Render the Query/Key/Value explainer as narrated, subtitled MP4 videos.",
         epilog=(f"Scenes, in order: {ids}.\n"
                 "Outputs: OUT/<lang>/video.mp4 (H.264 + AAC + soft subtitles + chapters), "
-                "video.srt and manifest.json. Audio clips are cached, so reruns only "
-                "re-synthesize beats whose text changed."),
+                "video.srt and manifest.json.\n"
+                "Builds are incremental: beat audio, scene pictures and each language's "
+                "outputs are cached under keys of what made them, so a rerun only redoes "
+                "what changed (see --plan). `render.py clean` removes outputs and caches."),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--lang", choices=[*LANGS, "all"], default="zh",
                    help="language of narration, on-screen text and subtitles (default: zh)")
@@ -81,12 +86,15 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                    help=f"TOML numbers file replacing the examples (default: {DEFAULT_NUMBERS})")
     p.add_argument("--out", type=Path, default=Path("output"), metavar="DIR",
                    help="output directory (default: ./output)")
-    p.add_argument("--cache", type=Path, metavar="DIR",
-                   default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-                   / "qkv-explainer" / "audio",
-                   help="audio clip cache (default: ~/.cache/qkv-explainer/audio)")
-    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
-                   help="scenes rendered in parallel (default: %(default)s)")
+    p.add_argument("--cache", type=Path, metavar="DIR", default=DEFAULT_CACHE,
+                   help="build cache: audio/ clips and scenes/ pictures "
+                        "(default: ~/.cache/qkv-explainer)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                   help="scene processes at once, both languages in one pool "
+                        "(default: the number of cores, %(default)s)")
+    p.add_argument("--plan", action="store_true",
+                   help="print each job (beat audio, scene, language outputs) and whether it "
+                        "would be reused or rebuilt, and why; do nothing")
     p.add_argument("--burn-subs", action="store_true",
                    help="also write video.burned.mp4 with the subtitles drawn into the picture "
                         "(bundled CJK font, inside the bottom band)")
@@ -99,7 +107,8 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     p.add_argument("--silent-clips", action="store_true",
                    help="also write each clip without voice (clips/NN_<scene>.silent.mp4)")
     p.add_argument("--verbose", action="store_true",
-                   help="show the full traceback when a stage fails")
+                   help="show Manim's own log lines and the full traceback when a stage "
+                        "fails")
     p.add_argument("--list", action="store_true", help="list scene ids and titles, then exit")
     args = p.parse_args(argv)
     if args.jobs < 1:
@@ -132,26 +141,17 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     return args
 
 
-@dataclass(frozen=True)
-class Inputs:
-    """Everything checked up front, before any output is touched."""
-
-    numbers_path: Path
-    scenes: list[SceneInfo]
-    scripts: dict[str, list[SceneScript]]  # every language -> scripts in scene order
-    langs: list[str]  # the languages to render
-
-
 def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo]) -> Inputs:
     numbers_path = (args.numbers or DEFAULT_NUMBERS).resolve()
     numbers = load_numbers(numbers_path)
-    facts = build_facts(numbers, derive(numbers))
+    derived = derive(numbers)
+    facts = build_facts(numbers, derived)
     chosen = [s for s in all_scenes if s.scene_id in set(args.scene_ids)]
     check_parity([s.scene_id for s in chosen])
     langs = list(LANGS) if args.lang == "all" else [args.lang]
     # Every language's scripts: each video carries the other language's subtitles too.
     scripts = {lang: [load_script(s.scene_id, lang, facts) for s in chosen] for lang in LANGS}
-    return Inputs(numbers_path, chosen, scripts, langs)
+    return Inputs(numbers_path, numbers, derived, chosen, scripts, langs)
 
 
 def list_scenes(all_scenes: list[SceneInfo]) -> int:
@@ -191,7 +191,45 @@ def take_lock(out: Path):
     return fh
 
 
+def clean(argv: list[str]) -> int:
+    """``render.py clean [--out DIR] [--cache DIR]``: remove outputs and caches."""
+    p = argparse.ArgumentParser(prog="render.py clean",
+                                description="Remove the outputs (OUT/zh, OUT/en, "
+                                            "OUT/index.html, work files) and the build cache.")
+    p.add_argument("--out", type=Path, default=Path("output"), metavar="DIR")
+    p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, metavar="DIR")
+    p.add_argument("--keep-cache", action="store_true", help="remove the outputs only")
+    args = p.parse_args(argv)
+    gone = []
+    if args.out.is_dir():
+        lock = take_lock(args.out)
+        if lock is None:
+            _say(f"error: --out {args.out}: a render is writing there; clean it afterwards")
+            return EXIT_BAD_INPUT
+        names = [*LANGS, ".work", "index.html", *(f".{x}.staging" for x in LANGS),
+                 *(f".{x}.old" for x in LANGS)]
+        for name in names:
+            target = args.out / name
+            if target.is_dir():
+                shutil.rmtree(target)
+                gone.append(str(target))
+            elif target.exists():
+                target.unlink()
+                gone.append(str(target))
+    if not args.keep_cache:
+        for sub in ("audio", "scenes"):
+            target = args.cache / sub
+            if target.is_dir():
+                shutil.rmtree(target)
+                gone.append(str(target))
+    _say("removed: " + (", ".join(gone) if gone else "nothing (already clean)"))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["clean"]:
+        return clean(argv[1:])
     all_scenes = discover()
     args = parse_args(argv, all_scenes)
     try:
@@ -204,10 +242,16 @@ def main(argv: list[str] | None = None) -> int:
 
     from narration.tts.select import choose_engine
     from narration.types import TTSError
-    from pipeline.build import build_language  # heavy imports only once inputs are valid
+    from pipeline.build import build  # heavy imports only once inputs are valid
     from pipeline.media import MediaError
+    from pipeline.progress import BuildProgress
     from pipeline.scene_render import SceneRenderError
 
+    config = BuildConfig(out=args.out, cache=args.cache, quality=args.quality,
+                         jobs=args.jobs, burn_subs=args.burn_subs, clips=args.clips,
+                         clip_height=args.clip_height, silent_clips=args.silent_clips,
+                         verbose=args.verbose)
+    progress = BuildProgress()
     problem = check_out_dir(args.out)
     if problem:
         _say(f"error: --out {args.out}: {problem}")
@@ -217,37 +261,37 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"error: --out {args.out}: another render is writing there; wait for it to "
              f"finish or choose another --out")
         return EXIT_BAD_INPUT
-    engine = choose_engine(args.tts, warn=lambda m: _say(f"warning: {m}"))
+    engine = choose_engine(args.tts, warn=lambda m: progress.say(f"warning: {m}"))
     t_all = time.monotonic()
-    for lang in inputs.langs:
-        scripts = inputs.scripts[lang]
-        staged = args.out / f".{lang}.staging"
-        shutil.rmtree(staged, ignore_errors=True)
-        try:
-            build_language(lang, scripts, inputs, args, engine, staged)
-        except TTSError as err:
-            shutil.rmtree(staged, ignore_errors=True)
-            hint = " (--tts auto falls back to the offline voice)" if args.tts == "edge" else ""
-            _say(f"error: voice: {err}{hint}")
-            return 1
-        except KeyboardInterrupt:
-            shutil.rmtree(staged, ignore_errors=True)
-            _say("interrupted: previous outputs left as they were")
-            return 130
-        except (SceneRenderError, MediaError) as err:
-            shutil.rmtree(staged, ignore_errors=True)
-            if args.verbose:
-                raise
-            _say(f"error: [{lang}] {str(err).splitlines()[0]}")
-            return 1
-        except BaseException:
-            shutil.rmtree(staged, ignore_errors=True)
+    try:
+        summary = build(config, inputs, engine, progress, plan_only=args.plan)
+    except TTSError as err:
+        hint = " (--tts auto falls back to the offline voice)" if args.tts == "edge" else ""
+        _say(f"error: voice: {err}{hint}")
+        return 1
+    except KeyboardInterrupt:
+        _say("interrupted: finished scenes are kept in the cache; previous outputs left "
+             "as they were")
+        return 130
+    except (SceneRenderError, MediaError) as err:
+        if args.verbose:
             raise
-    from pipeline.page import write_page
+        _say(f"error: {str(err).splitlines()[0]}")
+        return 1
+    if args.plan:
+        return 0
+    if summary.langs_built or not (args.out / "index.html").is_file():
+        from pipeline.page import write_page
 
-    page = write_page(args.out, list(LANGS))
-    if page is not None:
-        _say(f"preview page: {page}")
+        page = write_page(args.out, list(LANGS))
+        if page is not None:
+            _say(f"preview page: {page}")
+    _say(f"summary: voice {summary.voiced} beats, {summary.synthesized} synthesized; "
+         f"scenes {len(summary.rendered)} rendered, {len(summary.reused)} reused; "
+         f"outputs {', '.join(summary.langs_built) or 'none'} rebuilt, "
+         f"{', '.join(summary.langs_reused) or 'none'} unchanged")
+    if progress.stages:
+        _say("time: " + ", ".join(f"{k} {v:.1f} s" for k, v in progress.stages.items()))
     _say(f"done in {time.monotonic() - t_all:.1f} s")
     return 0
 

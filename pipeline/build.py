@@ -1,12 +1,25 @@
-"""Build one language's video: voice, plan, scene renders, soundtrack, subtitles, mux."""
+"""Build the videos: voice, scene jobs (reused or rendered in one pool), then per language
+the soundtrack, subtitles, master, clips, deck, kit and report.
+
+Every artefact is keyed on what it is made from:
+
+- a beat's audio by engine, voice, rate and text (``narration.tts.cache``);
+- a scene's picture by its filled-in script, beat durations and cue marks, the versions of
+  Manim/PyAV/ffmpeg, and what it read and ran while rendering (``pipeline.store``);
+- a language's outputs by its scenes' pictures, its beats' audio, the other language's
+  texts (its second subtitle track), the output options and the pipeline's own code
+  (``build.json`` in the language's output folder).
+
+So a run with nothing changed synthesizes nothing, renders nothing and rewrites nothing.
+"""
 
 from __future__ import annotations
 
-import sys
+import json
 import time
-from argparse import Namespace
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
 from narration import style, subtitle_files
@@ -14,20 +27,36 @@ from narration.bilingual import bilingual_cues
 from narration.marks import mark_times
 from narration.numfmt import LANGS
 from narration.placeholders import Resolved
-from narration.scripts import SceneScript, video_summary, video_title
+from narration.scripts import SCRIPTS_DIR, SceneScript, video_summary, video_title
 from narration.subtitles import build_track
-from narration.timeline import SceneTimes, beat_slot
+from narration.timeline import SCENE_TAIL, beat_slot
 from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
 from narration.types import Clip, Cue, WordTiming
 from pipeline import atomic, kit, loudness, media, quality, soundtrack
 from pipeline import clips as scene_clips
-from pipeline.scene_render import QUALITIES, RenderedScene, render_scene
-from scenes.context import ScenePlan
+from pipeline.config import BuildConfig, Inputs
+from pipeline.progress import BuildProgress, Timer
+from pipeline.scene_render import QUALITIES, RenderedScene, RenderPool
+from pipeline.store import Entry, Lookup, Probe, SceneStore
+from scenes.context import script_digest
+from scenes.contract import BeatPlan, ScenePlan
+from scenes.recording import PROJECT, digest, file_digest, read_inputs
+from scenes.registry import SceneInfo
+
+BUILD_FORMAT = 1
 
 
-def _say(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
+def versions() -> dict[str, str]:
+    """The tools whose versions change a picture or a master."""
+    out = {}
+    for pkg in ("manim", "av", "manimpango", "manimgx-fonts-cjk", "imageio-ffmpeg"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = "-"
+    out["ffmpeg"] = Path(media.FFMPEG).name
+    return out
 
 
 @dataclass(frozen=True)
@@ -40,9 +69,42 @@ class PlacedBeat:
     clip: Clip
 
 
-def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache
-               ) -> dict[tuple[str, str], Clip]:
-    """One clip per beat (cached); progress on stderr."""
+@dataclass
+class SceneJob:
+    lang: str
+    info: SceneInfo
+    script: SceneScript
+    beats: tuple[BeatPlan, ...]
+    probe: Probe
+    lookup: Lookup
+    entry: Entry | None = None  # set once reused or rendered
+
+    @property
+    def label(self) -> str:
+        return f"[{self.lang}] {self.info.scene_id}"
+
+    @property
+    def frames(self) -> int:
+        fps = QUALITIES[self.probe.quality][2]
+        return round((sum(b.slot for b in self.beats) + SCENE_TAIL) * fps)
+
+
+@dataclass
+class Summary:
+    """What a build did, for the final lines and for tests."""
+
+    synthesized: int = 0
+    voiced: int = 0
+    rendered: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    langs_built: list[str] = field(default_factory=list)
+    langs_reused: list[str] = field(default_factory=list)
+
+
+# -- voice --------------------------------------------------------------------------------
+def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache,
+               say=print) -> dict[tuple[str, str], Clip]:
+    """One clip per beat (cached)."""
     beats = [(s.scene_id, b) for s in scripts for b in s.beats]
     clips: dict[tuple[str, str], Clip] = {}
     t0 = time.monotonic()
@@ -53,27 +115,97 @@ def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache
                                        lang)
         clips[(scene_id, beat.id)] = clip
         if cache.synthesized > made:
-            _say(f"[{lang}] voice {n}/{len(beats)}: {scene_id}.{beat.id} "
-                 f"({clip.engine}, {clip.duration:.1f} s)")
-    synthesized = cache.synthesized - before
-    _say(f"[{lang}] voice: {len(beats)} beats, {synthesized} synthesized, "
-         f"{len(beats) - synthesized} from cache ({time.monotonic() - t0:.1f} s)")
+            say(f"[{lang}] voice {n}/{len(beats)}: {scene_id}.{beat.id} "
+                f"({clip.engine}, {clip.duration:.1f} s)")
+    made = cache.synthesized - before
+    if made:
+        say(f"[{lang}] voice: {len(beats)} beats, {made} synthesized, "
+            f"{len(beats) - made} from cache ({time.monotonic() - t0:.1f} s)")
     return clips
 
 
-def make_plan(lang: str, scripts: list[SceneScript], clips: dict[tuple[str, str], Clip],
-              numbers_path: Path, times_dir: Path) -> ScenePlan:
-    """Beat slots, speech lengths and cue-mark times for the scenes, from the clips."""
-    durations, speech, marks = {}, {}, {}
-    for s in scripts:
-        beat_clips = {b.id: clips[(s.scene_id, b.id)] for b in s.beats}
-        durations[s.scene_id] = {b: beat_slot(c.duration) for b, c in beat_clips.items()}
-        speech[s.scene_id] = {b: c.duration for b, c in beat_clips.items()}
-        marks[s.scene_id] = {b.id: mark_times(b.text, beat_clips[b.id].words,
-                                              beat_clips[b.id].duration) for b in s.beats}
-    return ScenePlan(lang, numbers_path, durations, times_dir, speech, marks)
+def beat_plans(script: SceneScript, clips: dict[tuple[str, str], Clip]
+               ) -> tuple[BeatPlan, ...]:
+    """Slot, speech length and cue-mark times of each beat, from its clip."""
+    out = []
+    for b in script.beats:
+        c = clips[(script.scene_id, b.id)]
+        out.append(BeatPlan(b.id, beat_slot(c.duration), c.duration,
+                            mark_times(b.text, c.words, c.duration)))
+    return tuple(out)
 
 
+# -- scene jobs ---------------------------------------------------------------------------
+def make_probe(store: SceneStore, inputs: Inputs, lang: str, quality: str,
+               script: SceneScript, beats: tuple[BeatPlan, ...]) -> Probe:
+    parts = {"beats": digest([b.id for b in beats]), "versions": digest(versions())}
+    for b in beats:
+        parts[f"beat {b.id} timing"] = digest([b.slot, b.speech, b.marks])
+    names, _files = store.recorded_names(script.scene_id, lang, quality)
+    current = read_inputs(sorted(n for n in names if "." in n),
+                          {"numbers": inputs.numbers, "derived": inputs.derived})
+    current["script"] = script_digest(script)
+    return Probe(script.scene_id, lang, quality, parts, current)
+
+
+def scene_jobs(config: BuildConfig, inputs: Inputs, store: SceneStore,
+               clips: dict[str, dict[tuple[str, str], Clip]]) -> list[SceneJob]:
+    jobs = []
+    for lang in inputs.langs:
+        for info, script in zip(inputs.scenes, inputs.scripts[lang], strict=True):
+            beats = beat_plans(script, clips[lang])
+            probe = make_probe(store, inputs, lang, config.quality, script, beats)
+            jobs.append(SceneJob(lang, info, script, beats, probe, store.lookup(probe)))
+    return jobs
+
+
+def write_plan(job: SceneJob, inputs: Inputs, work: Path) -> tuple[Path, ScenePlan]:
+    d = work / "jobs" / f"{job.lang}-{job.info.scene_id}"
+    d.mkdir(parents=True, exist_ok=True)
+    for old in (d / "picture.mp4", d / "report.json"):
+        old.unlink(missing_ok=True)
+    plan = ScenePlan(uuid.uuid4().hex, job.info.scene_id, job.lang, inputs.numbers_path,
+                     job.probe.quality, job.beats, d / "picture.mp4", d / "report.json",
+                     work / "media" / job.info.scene_id)
+    path = d / "plan.json"
+    plan.write(path)
+    return path, plan
+
+
+def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
+                store: SceneStore, progress: BuildProgress, work: Path) -> None:
+    """Render ``todo`` in one pool of ``config.jobs`` processes (longest first)."""
+    if not todo:
+        return
+    order = sorted(todo, key=lambda j: -j.frames)
+    by_run: dict[str, SceneJob] = {}
+    work_items = []
+    for job in order:
+        path, plan = write_plan(job, inputs, work)
+        by_run[plan.run_id] = job
+        work_items.append((path, plan))
+    pool = RenderPool(config.jobs, work / "logs")
+    progress.start_renders(len(order), sum(j.frames for j in order))
+
+    def done(r: RenderedScene) -> None:
+        job = by_run[r.plan.run_id]
+        job.entry = store.put(job.probe, r.report)
+        progress.scene_done(job.label, job.frames, r.seconds)
+        for w in r.report.times.warnings + r.report.times.layout:
+            progress.say(f"warning: {w}")
+
+    try:
+        with Timer(progress, "scenes"):
+            pool.map(work_items,
+                     lambda p: progress.scene_started(by_run[p.run_id].label,
+                                                      by_run[p.run_id].frames),
+                     lambda p, d, _t: progress.scene_frames(by_run[p.run_id].label, d),
+                     done)
+    finally:
+        progress.end_renders()
+
+
+# -- a language's outputs -----------------------------------------------------------------
 def display_words(beat_text: Resolved, words: tuple[WordTiming, ...]) -> list[WordTiming]:
     """Word timings re-pointed from the spoken text to the displayed text."""
     out = []
@@ -86,6 +218,45 @@ def display_words(beat_text: Resolved, words: tuple[WordTiming, ...]) -> list[Wo
 
 def other_lang(lang: str) -> str:
     return next(x for x in LANGS if x != lang)
+
+
+def pipeline_code() -> dict[str, str]:
+    """Digests of the code and data that turn pictures and audio into the outputs."""
+    files = sorted([*PROJECT.glob("pipeline/*.py"), *PROJECT.glob("narration/*.py"),
+                    *SCRIPTS_DIR.glob("*/_video.toml")])
+    out = {f.relative_to(PROJECT).as_posix(): file_digest(f) for f in files}
+    out["font"] = f"{style.FONT_FILE.name}:{style.FONT_FILE.stat().st_size}" \
+        if style.FONT_FILE.is_file() else "-"
+    return out
+
+
+def language_key(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[SceneJob],
+                 clips: dict[tuple[str, str], Clip]) -> str:
+    """The digest of everything a language's outputs are made from (all scenes reused)."""
+    other = other_lang(lang)
+    return digest({
+        "format": BUILD_FORMAT, "lang": lang, "options": config.output_options(),
+        "scenes": [j.entry.key if j.entry else None for j in jobs],
+        "audio": [clips[(s.scene_id, b.id)].path.name for s in inputs.scripts[lang]
+                  for b in s.beats],
+        "texts": [b.text.display for s in inputs.scripts[lang] for b in s.beats],
+        "other": [b.text.display for s in inputs.scripts[other] for b in s.beats],
+        "titles": [s.title for s in inputs.scripts[lang]],
+        "numbers": str(inputs.numbers_path),
+        "code": pipeline_code(), "versions": versions(),
+    })
+
+
+def previous_key(out: Path) -> str | None:
+    """The build key recorded with an output folder, if all its files are still there."""
+    try:
+        data = json.loads((out / "build.json").read_text("utf-8"))
+        for rel, size in data["files"].items():
+            if (out / rel).stat().st_size != size:
+                return None
+        return str(data["key"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTiming], float,
@@ -107,10 +278,9 @@ def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTim
     return cues, other_cues
 
 
-def burn(staged: Path, work: Path, lang: str, cues: list[Cue], picture: Path,
-         fps: int) -> None:
+def burn(staged: Path, work: Path, lang: str, cues: list[Cue], fps: int) -> None:
     """video.burned.mp4: the master with this language's subtitles drawn in the band."""
-    width, height = media.frame_size(picture)
+    width, height = media.frame_size(staged / "video.mp4")
     ass = work / "burn.ass"
     if lang == "en":
         # The bundled CJK font draws curly quotes full-width, with wide gaps in English.
@@ -130,7 +300,7 @@ def burn(staged: Path, work: Path, lang: str, cues: list[Cue], picture: Path,
 
 
 def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
-              picture: Path, scripts: list[SceneScript]) -> None:
+              scripts: list[SceneScript]) -> None:
     """description.txt (title, summary, chapter list) and thumbnail.png."""
     title = video_title(lang)
     kit.write_description(staged / "description.txt", title, video_summary(lang), chapters,
@@ -142,125 +312,95 @@ def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, f
         if script.scene_id == "formula":
             at = start + 0.6 * (end - start)
     frame = work / "thumb_frame.png"
-    media.frame_png(picture, at, frame)
+    media.frame_png(staged / "video.mp4", at, frame)
     kit.thumbnail(frame, title, lang, staged / "thumbnail.png")
 
 
-def render_scenes(inputs, plan_path: Path, quality: str, work: Path, jobs: int, lang: str
-                  ) -> list[RenderedScene]:
-    infos = inputs.scenes
-    done = 0
-    t0 = time.monotonic()
-
-    def one(info):
-        nonlocal done
-        r = render_scene(info, plan_path, quality, work / "media", work / "logs" / lang)
-        done += 1
-        _say(f"[{lang}] scene {done}/{len(infos)} {info.scene_id} rendered in {r.seconds:.1f} s")
-        return r
-
-    _say(f"[{lang}] rendering {len(infos)} scene(s) at {QUALITIES[quality][1]} "
-         f"with {jobs} process(es)...")
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(one, infos))
-    _say(f"[{lang}] scenes rendered in {time.monotonic() - t0:.1f} s")
-    return results
-
-
-def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespace, engine,
-                   staged: Path) -> None:
-    work = args.out / ".work"
-    lang_work = work / lang
-    lang_work.mkdir(parents=True, exist_ok=True)
+def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[SceneJob],
+                   clips: dict[tuple[str, str], Clip], key: str, staged: Path,
+                   progress: BuildProgress) -> None:
+    """Every output of one language into ``staged``, then moved to ``OUT/<lang>``."""
+    work = config.out / ".work" / lang
+    work.mkdir(parents=True, exist_ok=True)
     staged.mkdir(parents=True, exist_ok=True)
-    cache = AudioCache(args.cache)
+    scripts = inputs.scripts[lang]
+    fps = QUALITIES[config.quality][2]
+    say = progress.say
 
-    clips = synthesize(lang, scripts, engine, cache)
-    plan = make_plan(lang, scripts, clips, inputs.numbers_path, lang_work / "times")
-    plan_path = lang_work / f"plan-{lang}.json"
-    atomic.write_json(plan_path, plan.to_json())
-
-    rendered = render_scenes(inputs, plan_path, args.quality, work, args.jobs, lang)
-
-    # Where every beat actually landed, from the scenes' own reports and the files' lengths.
+    # Where every beat landed, from the scenes' own reports; scene lengths are whole frames.
     placed: list[PlacedBeat] = []
-    reports: list[SceneTimes] = []
     chapters: list[tuple[float, float, str]] = []
     offset = 0.0
-    fps = QUALITIES[args.quality][2]
-    for script, r in zip(scripts, rendered, strict=True):
-        times = SceneTimes.read(plan.times_dir / f"{script.scene_id}.json")
-        if [b.id for b in times.beats] != [b.id for b in script.beats]:
-            raise RuntimeError(f"scene {script.scene_id} reported beats unlike its script")
-        for w in times.warnings + times.layout:
-            _say(f"warning: {w}")
-        reports.append(times)
-        length = media.probe(r.video).duration
-        if abs(length - times.duration) > 1.5 / fps:
-            _say(f"warning: scene {script.scene_id}: file is {length:.3f} s, scene reported "
-                 f"{times.duration:.3f} s")
+    for script, job in zip(scripts, jobs, strict=True):
+        entry = job.entry
+        assert entry is not None
+        if not entry.verify():
+            raise media.MediaError(f"cached picture of scene {job.info.scene_id} ({lang}) "
+                                   f"is damaged: {entry.picture}; run again to re-render it")
+        times = entry.times
+        length = entry.video.frames / fps
         for beat, bt in zip(script.beats, times.beats, strict=True):
-            clip = clips[(script.scene_id, beat.id)]
             placed.append(PlacedBeat(script.scene_id, beat.id, beat.text,
-                                     offset + bt.start, offset + bt.end, clip))
+                                     offset + bt.start, offset + bt.end,
+                                     clips[(script.scene_id, beat.id)]))
         chapters.append((offset, offset + length, script.title))
         offset += length
+    total_frames = sum(j.entry.video.frames for j in jobs if j.entry)
+    total = total_frames / fps
 
-    video_only = lang_work / "picture.mp4"
-    media.concat_videos([r.video for r in rendered], video_only)
-    # The master is re-encoded frame by frame: its length is whole frames.
-    total = round(media.probe(video_only).duration * fps) / fps
-    audio = lang_work / "narration.wav"
-    soundtrack.build([(p.start, p.clip.path) for p in placed], total, audio)
+    with Timer(progress, "soundtrack and subtitles"):
+        picture = work / "picture.mp4"
+        media.concat_videos([j.entry.picture for j in jobs if j.entry], picture)
+        audio = work / "narration.wav"
+        soundtrack.build([(p.start, p.clip.path) for p in placed], total, audio)
+        beats = [(p.text.display, display_words(p.text, p.clip.words), p.start,
+                  p.clip.duration) for p in placed]
+        other = other_lang(lang)
+        other_text = {(s.scene_id, b.id): b.text.display for s in inputs.scripts[other]
+                      for b in s.beats}
+        cues, other_cues = write_subtitles(
+            staged, lang, beats, [other_text[(p.scene_id, p.beat_id)] for p in placed])
+        meta = work / "chapters.txt"
+        meta.write_text(media.ffmetadata_chapters(chapters, video_title(lang)), "utf-8")
 
-    beats = [(p.text.display, display_words(p.text, p.clip.words), p.start, p.clip.duration)
-             for p in placed]
-    other = other_lang(lang)
-    other_text = {(s.scene_id, b.id): b.text.display for s in inputs.scripts[other]
-                  for b in s.beats}
-    cues, other_cues = write_subtitles(staged, lang, beats,
-                                       [other_text[(p.scene_id, p.beat_id)] for p in placed])
-
-    meta = lang_work / "chapters.txt"
-    meta.write_text(media.ffmetadata_chapters(chapters, video_title(lang)), "utf-8")
-    t_master = time.monotonic()
-    voice = lang_work / "narration.loud.wav"
-    raw = loudness.measure(audio)
-    loudness.normalize(audio, voice)
-    media.encode_master(video_only, voice,
-                        [media.SubtitleTrack(staged / "video.srt", lang, True),
-                         media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
-                        meta, fps, staged / "video.mp4")
-    final = loudness.measure(staged / "video.mp4")
-    _say(f"[{lang}] master encoded in {time.monotonic() - t_master:.1f} s: "
-         f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
-    if getattr(args, "burn_subs", False):
-        t_burn = time.monotonic()
-        burn(staged, lang_work, lang, cues, video_only, fps)
-        _say(f"[{lang}] subtitles burned in {time.monotonic() - t_burn:.1f} s")
-    write_kit(staged, lang_work, lang, chapters, video_only, scripts)
-    if getattr(args, "clips", True):
-        t_clips = time.monotonic()
-        scenes = []
-        for sc, c in zip(scripts, chapters, strict=True):
-            mine = [p for p in placed if p.scene_id == sc.scene_id]
-            scenes.append(scene_clips.SceneSpan(
-                sc.scene_id, sc.title, c[0], c[1], " ".join(p.text.display for p in mine),
-                mine[0].end, mine[-1].end))
-        made = scene_clips.write_clips(
-            staged / "clips", lang_work / "clips", video_only, voice, fps, scenes,
-            [(lang, cues), (other, other_cues)],
-            height=getattr(args, "clip_height", scene_clips.CLIP_HEIGHT),
-            silent=getattr(args, "silent_clips", False))
-        scene_clips.write_deck(made, video_title(lang), staged / "slides.pptx")
-        _say(f"[{lang}] {len(made)} scene clips and slides.pptx in "
-             f"{time.monotonic() - t_clips:.1f} s")
+    with Timer(progress, "master") as t_master:
+        voice = work / "narration.loud.wav"
+        raw = loudness.measure(audio)
+        loudness.normalize(audio, voice)
+        media.encode_master(picture, voice,
+                            [media.SubtitleTrack(staged / "video.srt", lang, True),
+                             media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
+                            meta, fps, staged / "video.mp4")
+        final = loudness.measure(staged / "video.mp4")
+    say(f"[{lang}] master encoded in {t_master.seconds:.1f} s: "
+        f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
+    if config.burn_subs:
+        with Timer(progress, "burned subtitles") as t:
+            burn(staged, work, lang, cues, fps)
+        say(f"[{lang}] subtitles burned in {t.seconds:.1f} s")
+    with Timer(progress, "kit"):
+        write_kit(staged, work, lang, chapters, scripts)
+    if config.clips:
+        with Timer(progress, "clips and deck") as t:
+            spans = []
+            for sc, c, job in zip(scripts, chapters, jobs, strict=True):
+                mine = [p for p in placed if p.scene_id == sc.scene_id]
+                assert job.entry is not None
+                spans.append(scene_clips.SceneSpan(
+                    sc.scene_id, sc.title, c[0], c[1], " ".join(p.text.display for p in mine),
+                    mine[0].end, mine[-1].end, job.entry.picture))
+            made = scene_clips.write_clips(
+                staged / "clips", work / "clips", voice, fps, spans,
+                [(lang, cues), (other, other_cues)], height=config.clip_height,
+                silent=config.silent_clips)
+            scene_clips.write_deck(made, video_title(lang), staged / "slides.pptx")
+        say(f"[{lang}] {len(made)} scene clips and slides.pptx in {t.seconds:.1f} s")
 
     manifest = {
         "lang": lang,
         "title": video_title(lang),
         "duration": round(total, 3),
-        "quality": args.quality,
+        "quality": config.quality,
         "loudness": {"integrated_lufs": final.integrated_lufs,
                      "true_peak_dbtp": final.true_peak_dbtp,
                      "target_lufs": loudness.TARGET_LUFS,
@@ -284,14 +424,121 @@ def build_language(lang: str, scripts: list[SceneScript], inputs, args: Namespac
         ],
     }
     atomic.write_json(staged / "manifest.json", manifest)
-    t_report = time.monotonic()
-    report = quality.build_report(
-        lang, video_only, [(p.start, p.start + p.clip.duration) for p in placed], cues, beats,
-        [(r.scene_id, c[0], c[1], r.warnings, r.layout) for r, c in
-         zip(reports, chapters, strict=True)])
-    report["seconds_to_measure"] = round(time.monotonic() - t_report, 2)
+    with Timer(progress, "report") as t_report:
+        report = quality.build_report(
+            lang, picture, [(p.start, p.start + p.clip.duration) for p in placed], cues,
+            beats, [(j.info.scene_id, c[0], c[1], j.entry.times.warnings,
+                     j.entry.times.layout) for j, c in zip(jobs, chapters, strict=True)
+                    if j.entry])
+    report["seconds_to_measure"] = round(t_report.seconds, 2)
     atomic.write_json(staged / "report.json", report)
     for line in quality.summary(report):
-        _say(f"[{lang}] {line}")
-    atomic.replace_dir(staged, args.out / lang)
-    _say(f"[{lang}] wrote {args.out / lang / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")
+        say(f"[{lang}] {line}")
+    files = {p.relative_to(staged).as_posix(): p.stat().st_size
+             for p in sorted(staged.rglob("*")) if p.is_file()}
+    atomic.write_json(staged / "build.json", {"key": key, "files": files})
+    atomic.replace_dir(staged, config.out / lang)
+    say(f"[{lang}] wrote {config.out / lang / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")
+
+
+# -- the whole build ----------------------------------------------------------------------
+def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
+          plan_only: bool = False) -> Summary:
+    """Build every language in ``inputs.langs``; with ``plan_only``, only say what would be
+    reused or rebuilt, and why."""
+    summary = Summary()
+    store = SceneStore(config.scene_cache)
+    cache = AudioCache(config.audio_cache)
+    clips: dict[str, dict[tuple[str, str], Clip]] = {}
+    with Timer(progress, "voice"):
+        for lang in inputs.langs:
+            if plan_only:
+                missing = _missing_audio(cache, engine, inputs.scripts[lang], lang)
+                if missing:
+                    progress.say(f"[{lang}] voice: {len(missing)} beat(s) to synthesize "
+                                 f"first ({', '.join(missing[:5])}"
+                                 f"{' ...' if len(missing) > 5 else ''}); the scene plans "
+                                 f"below assume the current clips")
+                    if len(missing) == sum(len(s.beats) for s in inputs.scripts[lang]):
+                        continue
+            made = cache.synthesized
+            clips[lang] = synthesize(lang, inputs.scripts[lang], engine, cache,
+                                     say=progress.say)
+            summary.synthesized += cache.synthesized - made
+            summary.voiced += sum(len(s.beats) for s in inputs.scripts[lang])
+    if plan_only and set(clips) != set(inputs.langs):
+        for lang in inputs.langs:
+            if lang not in clips:
+                progress.say(f"[{lang}] every scene: rebuild (no voice yet)")
+    plan_inputs = Inputs(inputs.numbers_path, inputs.numbers, inputs.derived, inputs.scenes,
+                         inputs.scripts, [x for x in inputs.langs if x in clips])
+    jobs = scene_jobs(config, plan_inputs, store, clips)
+    for job in jobs:
+        if job.lookup.entry is not None:
+            job.entry = job.lookup.entry
+            store.touch(job.entry)
+    if plan_only:
+        for job in jobs:
+            verdict = "reuse  " if job.entry else "rebuild"
+            progress.say(f"{job.label:<22} {verdict} {job.lookup.reason}")
+        for lang in plan_inputs.langs:
+            mine = [j for j in jobs if j.lang == lang]
+            if all(j.entry for j in mine):
+                same = previous_key(config.out / lang) == language_key(
+                    config, plan_inputs, lang, mine, clips[lang])
+                progress.say(f"[{lang}] outputs            "
+                             + ("reuse   unchanged" if same else "rebuild inputs changed"))
+            else:
+                progress.say(f"[{lang}] outputs            rebuild scenes re-rendered")
+        return summary
+
+    todo = [j for j in jobs if j.entry is None]
+    summary.reused = [j.label for j in jobs if j.entry is not None]
+    summary.rendered = [j.label for j in todo]
+    for j in todo:
+        progress.say(f"{j.label}: render ({j.lookup.reason})")
+    render_jobs(todo, config, plan_inputs, store, progress, config.out / ".work")
+
+    for lang in plan_inputs.langs:
+        mine = [j for j in jobs if j.lang == lang]
+        key = language_key(config, plan_inputs, lang, mine, clips[lang])
+        if previous_key(config.out / lang) == key:
+            summary.langs_reused.append(lang)
+            continue
+        staged = config.out / f".{lang}.staging"
+        import shutil
+
+        shutil.rmtree(staged, ignore_errors=True)
+        try:
+            build_language(config, plan_inputs, lang, mine, clips[lang], key, staged,
+                           progress)
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
+        summary.langs_built.append(lang)
+    return summary
+
+
+def _missing_audio(cache: AudioCache, engine, scripts: list[SceneScript], lang: str
+                   ) -> list[str]:
+    """Beats whose clip is not cached yet (for ``--plan``; synthesizes nothing)."""
+    from narration.tts.cache import route
+
+    missing = []
+    for s in scripts:
+        for b in s.beats:
+            voice = engine.default_voice(lang)
+            rate = narration_rate(lang)
+
+            def look(eng, v, text=b.text.spoken, rate=rate):
+                clip = cache.lookup(eng.name, text, v, rate)
+                if clip is None:
+                    raise LookupError
+                return clip
+
+            try:
+                route(engine, look, voice)
+            except LookupError:
+                missing.append(f"{s.scene_id}.{b.id}")
+            except Exception:
+                missing.append(f"{s.scene_id}.{b.id}")
+    return missing

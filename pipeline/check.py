@@ -12,29 +12,26 @@ problem or a bad subtitle break is found.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
+import uuid
 from pathlib import Path
 
 from narration.facts import build_facts
 from narration.numfmt import LANGS
 from narration.scripts import check_parity, load_script
 from narration.subtitles import build_track
-from narration.timeline import SceneTimes, still_while_speaking
+from narration.timeline import still_while_speaking
 from narration.tts.cache import AudioCache
 from narration.tts.select import choose_engine
-from pipeline import atomic
-from pipeline.build import display_words, make_plan, synthesize
+from pipeline.build import beat_plans, display_words, synthesize
+from pipeline.config import DEFAULT_CACHE
 from pipeline.quality import HOLD_LIMIT, cue_report
 from qkv_math.derived import derive
 from qkv_math.numbers import DEFAULT_NUMBERS, load_numbers
-from scenes.context import PLAN_ENV
+from scenes.contract import ContractError, ScenePlan, SceneReport
 from scenes.registry import discover
-
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / \
-    "qkv-explainer" / "audio"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     facts = build_facts(numbers, derive(numbers))
     numbers_path = (args.numbers or DEFAULT_NUMBERS).resolve()
     engine = choose_engine(args.tts, warn=print)
-    cache = AudioCache(args.cache)
+    cache = AudioCache(args.cache / "audio")
     bad = False
     langs = LANGS if args.lang == "all" else (args.lang,)
     for lang in langs:
@@ -64,21 +61,24 @@ def main(argv: list[str] | None = None) -> int:
         clips = synthesize(lang, scripts, engine, cache)
         total = 0.0
         with tempfile.TemporaryDirectory() as tmp:
-            plan = make_plan(lang, scripts, clips, numbers_path, Path(tmp) / "times")
-            plan_path = Path(tmp) / "plan.json"
-            atomic.write_json(plan_path, plan.to_json())
             for info, script in zip(infos, scripts, strict=True):
-                proc = subprocess.run(
-                    [sys.executable, "-m", "manim", "render", "-ql", "--dry_run",
-                     "--disable_caching", "--progress_bar", "none", "-v", "ERROR",
-                     "--media_dir", str(Path(tmp) / "media"), str(info.path), info.class_name],
-                    env={**os.environ, PLAN_ENV: str(plan_path)}, capture_output=True,
-                    text=True, cwd=tmp)
-                if proc.returncode != 0:
-                    print(f"[{lang}] {info.scene_id}: FAILED\n{proc.stderr[-3000:]}")
+                d = Path(tmp) / info.scene_id
+                plan = ScenePlan(uuid.uuid4().hex, info.scene_id, lang, numbers_path, "low",
+                                 beat_plans(script, clips), d / "picture.mp4",
+                                 d / "report.json", Path(tmp) / "media" / info.scene_id,
+                                 dry_run=True)
+                plan.write(d / "plan.json")
+                proc = subprocess.run([sys.executable, "-m", "scenes.run", str(d / "plan.json")],
+                                      capture_output=True, text=True,
+                                      cwd=Path(__file__).resolve().parent.parent)
+                try:
+                    if proc.returncode != 0:
+                        raise ContractError(proc.stderr[-3000:])
+                    times = SceneReport.read_for(plan).times
+                except ContractError as err:
+                    print(f"[{lang}] {info.scene_id}: FAILED\n{err}")
                     bad = True
                     continue
-                times = SceneTimes.read(plan.times_dir / f"{info.scene_id}.json")
                 total += times.duration
                 speech = [(bt.start, bt.start + clips[(info.scene_id, bt.id)].duration)
                           for bt in times.beats]

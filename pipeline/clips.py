@@ -1,8 +1,8 @@
 """Scene clips for slides: one MP4 per scene with its own voice and both subtitle tracks,
 posters of its first and last frame, and a PowerPoint deck embedding them.
 
-Clips are cut from the joined picture at the scenes' own frame boundaries (so their
-durations add up to the video's) and re-encoded at ``CLIP_HEIGHT`` by default: large
+Clips are encoded from each scene's own picture (so their durations add up to the
+video's), with the voice cut at the scene's start, at ``CLIP_HEIGHT`` by default: large
 PowerPoint decks stop playing full-HD video (manim-slides #392).
 
 Posters: a scene opens on an empty frame (its title is being written) and closes with a
@@ -56,9 +56,10 @@ class SceneSpan:
     narration: str
     first_beat_end: float  # seconds in the video
     last_beat_end: float
+    picture: Path  # the scene's own picture
 
 
-def write_clips(out_dir: Path, work: Path, picture: Path, voice: Path, fps: int,
+def write_clips(out_dir: Path, work: Path, voice: Path, fps: int,
                 scenes: Sequence[SceneSpan], tracks: Sequence[tuple[str, Sequence[Cue]]],
                 height: int = CLIP_HEIGHT, silent: bool = False) -> list[SceneClip]:
     """One clip per scene; ``tracks`` are (lang, cues), the first being the clip's own
@@ -76,7 +77,7 @@ def write_clips(out_dir: Path, work: Path, picture: Path, voice: Path, fps: int,
                                  path, "srt")
             subs.append(media.SubtitleTrack(path, lang, not subs))
         video = out_dir / f"{stem}.mp4"
-        media.encode_clip(picture, voice, subs, start, frames, fps, height, video)
+        media.encode_clip(span.picture, voice, start, subs, frames, fps, height, video)
         first, last = out_dir / f"{stem}.first.png", out_dir / f"{stem}.last.png"
         frame = 1 / fps
         media.frame_png(video, max(0.0, span.first_beat_end - start - frame), first)
@@ -84,7 +85,7 @@ def write_clips(out_dir: Path, work: Path, picture: Path, voice: Path, fps: int,
         quiet = None
         if silent:
             quiet = out_dir / f"{stem}.silent.mp4"
-            media.encode_clip(picture, None, subs, start, frames, fps, height, quiet)
+            media.encode_clip(span.picture, None, start, subs, frames, fps, height, quiet)
         made.append(SceneClip(k, scene_id, title, start, end, span.narration, video, first,
                               last, quiet))
     return made

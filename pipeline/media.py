@@ -82,13 +82,18 @@ def ffmetadata_chapters(chapters: list[tuple[float, float, str]], title: str) ->
     return "\n".join(out) + "\n"
 
 
-X264_PRESET = "medium"
+X264_PRESET = "veryfast"
+"""Measured on the formula scene at 1080p60 (62 s, flat art): against ``medium``, 30% less
+time (14.0 s against 19.6 s), 14% smaller, PSNR against the lossless picture 54.0 dB
+against 56.7 (both far past visible loss)."""
 
 
 def x264_args(fps: int) -> list[str]:
-    """H.264 High, yuv420p, BT.709, closed GOP of half the frame rate, 2 B-frames, CRF 18."""
+    """H.264 High, yuv420p, BT.709, closed GOP of half the frame rate, 2 B-frames, CRF 18,
+    at a constant ``fps`` (a held frame of the scenes' pictures becomes that many frames)."""
     gop = str(max(1, fps // 2))
-    return ["-c:v", "libx264", "-preset", X264_PRESET, "-crf", "18", "-profile:v", "high",
+    return ["-r", str(fps), "-fps_mode", "cfr",
+            "-c:v", "libx264", "-preset", X264_PRESET, "-crf", "18", "-profile:v", "high",
             "-pix_fmt", "yuv420p", "-g", gop, "-keyint_min", gop, "-sc_threshold", "0",
             "-bf", "2", "-flags", "+cgop",
             "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
@@ -171,16 +176,17 @@ def encode_master(picture: Path, audio: Path, tracks: list[SubtitleTrack], metad
     ])
 
 
-def encode_clip(picture: Path, voice: Path | None, tracks: list[SubtitleTrack], start: float,
-                frames: int, fps: int, height: int, out: Path) -> None:
-    """``frames`` frames of ``picture`` from ``start`` s, scaled to ``height``, with the
-    same stretch of ``voice`` (none: a silent clip) and the subtitle tracks."""
+def encode_clip(picture: Path, voice: Path | None, voice_start: float,
+                tracks: list[SubtitleTrack], frames: int, fps: int, height: int,
+                out: Path) -> None:
+    """A scene's own ``picture`` (``frames`` frames), scaled to ``height``, with ``voice``
+    from ``voice_start`` s for as long (none: a silent clip) and the subtitle tracks."""
     dur = frames / fps
-    inputs = ["-ss", f"{start:.6f}", "-i", str(picture)]
+    inputs = ["-i", str(picture)]
     maps = ["-map", "0:v:0"]
     audio: list[str] = ["-an"]
     if voice is not None:
-        inputs += ["-ss", f"{start:.6f}", "-t", f"{dur:.6f}", "-i", str(voice)]
+        inputs += ["-ss", f"{voice_start:.6f}", "-t", f"{dur:.6f}", "-i", str(voice)]
         maps += ["-map", "1:a:0"]
         audio = ["-c:a", "aac", "-profile:a", "aac_low", "-b:a", "160k", "-ar", "48000",
                  "-ac", "2", "-af", "apad", "-metadata:s:a:0",
@@ -189,6 +195,6 @@ def encode_clip(picture: Path, voice: Path | None, tracks: list[SubtitleTrack], 
     inputs += sub_inputs
     maps += sub_maps
     run_ffmpeg([*inputs, *maps, "-vf", f"scale=-2:{height}:flags=lanczos",
-                "-frames:v", str(frames), "-t", f"{dur:.6f}", *x264_args(fps),
+                *x264_args(fps), "-frames:v", str(frames), "-t", f"{dur:.6f}",
                 "-preset", "veryfast", *audio, "-c:s", "mov_text", *sub_opts,
                 "-map_chapters", "-1", "-movflags", "+faststart", str(out)])

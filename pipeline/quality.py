@@ -151,6 +151,8 @@ def still_frames(video: Path, threshold: int = 12) -> tuple[list[tuple[float, fl
     Frames are compared in brightness, summed over 4x4-pixel blocks (so a thin line that
     moves still shows): a block counts as changed when its mean differs by more than
     ``threshold`` of 255, which ignores encoder noise but not a glyph or an outline moving.
+    The picture may store a held frame once with its duration (variable frame rate); it
+    counts as that many identical frames at the stream's nominal rate.
     """
     import av
 
@@ -159,13 +161,17 @@ def still_frames(video: Path, threshold: int = 12) -> tuple[list[tuple[float, fl
     with av.open(str(video)) as c:
         stream = c.streams.video[0]
         stream.thread_type = "AUTO"
-        fps = float(stream.average_rate)
+        fps = float(stream.guessed_rate or stream.average_rate)
+        total = round(float(c.duration / av.time_base) * fps) if c.duration else None
         prev = None
+        prev_at = 0
         run_start = None
-        n = 0
         for frame in c.decode(stream):
+            at = round(float(frame.time) * fps) if frame.time is not None else prev_at + 1
             img = _luma(frame)
             if prev is not None:
+                if at - prev_at > 1 and run_start is None:  # the previous frame was held
+                    run_start = prev_at
                 diff = img - prev
                 same = not np.any(np.abs(diff) > threshold)  # fast path: nothing at all
                 if not same:
@@ -175,14 +181,16 @@ def still_frames(video: Path, threshold: int = 12) -> tuple[list[tuple[float, fl
                                for i in range(4) for j in range(4))
                     same = not np.any(np.abs(sums) > limit)
                 if same and run_start is None:
-                    run_start = n - 1
+                    run_start = at - 1
                 elif not same and run_start is not None:
-                    spans.append((run_start / fps, n / fps))
+                    spans.append((run_start / fps, at / fps))
                     run_start = None
-            prev = img
-            n += 1
+            prev, prev_at = img, at
+        end = max(total or 0, prev_at + 1)
+        if prev is not None and run_start is None and end - prev_at > 1:
+            run_start = prev_at
         if run_start is not None:
-            spans.append((run_start / fps, n / fps))
+            spans.append((run_start / fps, end / fps))
     return spans, fps
 
 

@@ -1,24 +1,21 @@
-"""Render one scene with Manim in its own process, driven by a plan file."""
+"""Render scene jobs, each in its own ``python -m scenes.run PLAN`` process, in one pool."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from scenes.context import PLAN_ENV
-from scenes.registry import SceneInfo
+from scenes.contract import QUALITIES, ContractError, ScenePlan, SceneReport
 
-# --quality name -> (manim -q flag, manim's output folder, frames per second)
-QUALITIES = {
-    "low": ("l", "480p15", 15),
-    "medium": ("m", "720p30", 30),
-    "high": ("h", "1080p60", 60),
-    "4k": ("k", "2160p60", 60),
-}
+__all__ = ["QUALITIES", "RenderPool", "SceneRenderError"]
+
+PROJECT = Path(__file__).resolve().parent.parent
 
 
 class SceneRenderError(RuntimeError):
@@ -27,36 +24,83 @@ class SceneRenderError(RuntimeError):
 
 @dataclass(frozen=True)
 class RenderedScene:
-    scene_id: str
-    video: Path
-    seconds: float  # wall time spent rendering
+    plan: ScenePlan
+    report: SceneReport
+    seconds: float  # wall time of the process
 
 
-def render_scene(info: SceneInfo, plan: Path, quality: str, media_dir: Path,
-                 log_dir: Path) -> RenderedScene:
-    flag, qdir, _fps = QUALITIES[quality]
-    # One media folder per scene: Manim's Typst/SVG cache is not safe for two processes
-    # typesetting the same formula at once (one deletes the file the other is reading).
-    media_dir = media_dir / info.scene_id
-    out_name = f"{info.scene_id}_{plan.stem}"
-    cmd = [
-        sys.executable, "-m", "manim", "render", "-q", flag, "--disable_caching",
-        "--media_dir", str(media_dir), "--progress_bar", "none", "-v", "WARNING",
-        "-o", out_name, str(info.path), info.class_name,
-    ]
-    env = {**os.environ, PLAN_ENV: str(plan)}
-    t0 = time.monotonic()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    log_dir.mkdir(parents=True, exist_ok=True)
-    log = log_dir / f"{info.scene_id}.log"
-    log.write_text(proc.stdout + proc.stderr, "utf-8")
-    if proc.returncode != 0:
-        lines = (proc.stderr or proc.stdout).strip().splitlines()
-        last = next((line.strip() for line in reversed(lines) if line.strip()), "")
-        raise SceneRenderError(f"scene {info.scene_id} failed to render: {last[:200]} "
-                               f"(log: {log})")
-    video = media_dir / "videos" / info.path.stem / qdir / f"{out_name}.mp4"
-    if not video.exists():
-        raise SceneRenderError(f"scene {info.scene_id}: Manim reported success but wrote no "
-                               f"{video} (log: {log})")
-    return RenderedScene(info.scene_id, video, time.monotonic() - t0)
+class RenderPool:
+    """Runs scene processes, at most ``jobs`` at once; :meth:`stop` ends them all."""
+
+    def __init__(self, jobs: int, log_dir: Path) -> None:
+        self.jobs, self.log_dir = jobs, log_dir
+        self._procs: set[subprocess.Popen] = set()
+        self._lock = threading.Lock()
+        self._stopping = False
+
+    def render(self, plan_path: Path, plan: ScenePlan,
+               on_progress: Callable[[int, int], None] | None = None) -> RenderedScene:
+        """Render one job; SceneRenderError (one line, naming the log) if it fails."""
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        log = self.log_dir / f"{plan.lang}-{plan.scene_id}.log"
+        t0 = time.monotonic()
+        with open(log, "w", encoding="utf-8") as err:
+            proc = subprocess.Popen([sys.executable, "-m", "scenes.run", str(plan_path)],
+                                    cwd=PROJECT, stdout=subprocess.PIPE, stderr=err,
+                                    text=True, start_new_session=True)
+            with self._lock:
+                if self._stopping:
+                    proc.kill()
+                self._procs.add(proc)
+            try:
+                assert proc.stdout is not None
+                for line in proc.stdout:
+                    parts = line.split()
+                    if len(parts) == 3 and parts[0] == "progress" and on_progress:
+                        on_progress(int(parts[1]), int(parts[2]))
+                code = proc.wait()
+            finally:
+                with self._lock:
+                    self._procs.discard(proc)
+        if code != 0:
+            lines = log.read_text("utf-8", errors="replace").strip().splitlines()
+            last = next((x.strip() for x in reversed(lines) if x.strip()), f"exit {code}")
+            raise SceneRenderError(f"scene {plan.scene_id} ({plan.lang}) failed to render: "
+                                   f"{last[:200]} (log: {log})")
+        try:
+            report = SceneReport.read_for(plan)
+        except ContractError as err:
+            raise SceneRenderError(f"scene {plan.scene_id} ({plan.lang}): {err} "
+                                   f"(log: {log})") from None
+        return RenderedScene(plan, report, time.monotonic() - t0)
+
+    def map(self, work: list[tuple[Path, ScenePlan]], on_start: Callable[[ScenePlan], None],
+            on_progress: Callable[[ScenePlan, int, int], None],
+            on_done: Callable[[RenderedScene], None]) -> list[RenderedScene]:
+        """Render every job (in the given order of priority); results in that order."""
+        def one(item: tuple[Path, ScenePlan]) -> RenderedScene:
+            path, plan = item
+            on_start(plan)
+            r = self.render(path, plan, lambda d, t: on_progress(plan, d, t))
+            on_done(r)
+            return r
+
+        pool = ThreadPoolExecutor(max_workers=self.jobs)
+        futures = []
+        try:
+            futures = [pool.submit(one, item) for item in work]
+            return [f.result() for f in futures]
+        except BaseException:
+            self.stop()
+            for f in futures:
+                f.cancel()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def stop(self) -> None:
+        """Kill every running scene process (Ctrl-C, or another job failed)."""
+        with self._lock:
+            self._stopping = True
+            for p in self._procs:
+                p.kill()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,10 +10,11 @@ from typing import ClassVar
 from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, Write, config
 
 from narration import numfmt
-from narration.atomic import atomic_write_text
 from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes
 from scenes import theme
-from scenes.context import load_context
+from scenes.context import load_context, plain_plan
+from scenes.contract import ScenePlan, SceneReport
+from scenes.recording import project_code
 
 MARK_LEAD = 0.2
 """Seconds before a cue mark that ``until`` returns: an entrance is under way as the word
@@ -79,11 +79,19 @@ class NarratedScene(Scene):
 
     scene_id: ClassVar[str] = ""
 
+    def __init__(self, *args, plan: ScenePlan | None = None, **kwargs) -> None:
+        """``plan`` comes from ``scenes.run``; a plain ``manim`` run looks for one in its
+        ``--media_dir`` (see ``scenes.context``) and writes the report itself."""
+        self.writes_report = plan is None
+        self.plan = plan if plan is not None else plain_plan(config.media_dir)
+        self.times: SceneTimes | None = None
+        super().__init__(*args, **kwargs)
+
     def setup(self) -> None:
         # Our beat clock reads the renderer's time, which Manim's partial-movie cache skips.
         config.disable_caching = True
         self.camera.background_color = theme.BG
-        self.ctx = load_context(self.scene_id)
+        self.ctx = load_context(self.scene_id, self.plan)
         self.lang = self.ctx.lang
         self.script = self.ctx.script
         self.numbers = self.ctx.numbers
@@ -197,12 +205,12 @@ class NarratedScene(Scene):
                                           f"{' and '.join(where)}")
 
     def _write_times(self) -> None:
-        if self.ctx.times_dir is None:
-            return
-        times = SceneTimes(self.scene_id, tuple(self._times), self.now, tuple(self._holds),
-                           tuple(self.warnings), tuple(self.layout_issues))
-        atomic_write_text(self.ctx.times_dir / f"{self.scene_id}.json",
-                          json.dumps(times.to_json()))
+        self.times = SceneTimes(self.scene_id, tuple(self._times), self.now,
+                                tuple(self._holds), tuple(self.warnings),
+                                tuple(self.layout_issues))
+        if self.plan is not None and self.writes_report:  # a plain manim run
+            SceneReport(self.plan.run_id, self.scene_id, self.times, dict(self.ctx.inputs),
+                        project_code(), None, 0.0).write(self.plan.report)
 
     # -- shared pieces ------------------------------------------------------------------------
     def title_card(self, b: BeatClock) -> Mobject:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -139,10 +140,22 @@ def test_changed_numbers_reach_voice_text_and_subtitles(rendered):
         assert f"{expected[0]:.2f}" in srt
 
 
-def test_rerun_synthesizes_nothing(rendered):
+def _summary(stderr: str) -> dict[str, int]:
+    line = next(x for x in stderr.splitlines() if x.startswith("summary: "))
+    m = re.search(r"voice (\d+) beats, (\d+) synthesized; scenes (\d+) rendered, (\d+) reused",
+                  line)
+    assert m, line
+    return dict(zip(["beats", "synthesized", "rendered", "reused"], map(int, m.groups()),
+                    strict=True))
+
+
+def test_rerun_synthesizes_and_renders_nothing(rendered):
     _, first, second = rendered
-    assert "0 synthesized" not in first.stderr
-    assert "0 synthesized" in second.stderr
+    a, b = _summary(first.stderr), _summary(second.stderr)
+    assert a["synthesized"] == a["beats"] == b["beats"] > 0
+    assert (a["rendered"], a["reused"]) == (4, 0)  # two scenes, two languages
+    assert (b["synthesized"], b["rendered"], b["reused"]) == (0, 0, 4)
+    assert "outputs none rebuilt" in second.stderr
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

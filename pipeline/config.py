@@ -1,0 +1,54 @@
+"""The build's typed inputs: what the command line chose, and the checked source material."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from narration.scripts import SceneScript
+from qkv_math.derived import Derived
+from qkv_math.numbers import Numbers
+from scenes.registry import SceneInfo
+
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "qkv-explainer"
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    """How to build: everything the command line decides, nothing else."""
+
+    out: Path
+    cache: Path  # root of the build cache: audio/, scenes/
+    quality: str = "high"
+    jobs: int = 2
+    burn_subs: bool = False
+    clips: bool = True
+    clip_height: int = 720
+    silent_clips: bool = False
+    verbose: bool = False
+
+    @property
+    def audio_cache(self) -> Path:
+        return self.cache / "audio"
+
+    @property
+    def scene_cache(self) -> Path:
+        return self.cache / "scenes"
+
+    def output_options(self) -> dict:
+        """The options that change a language's outputs (part of its build key)."""
+        return {"quality": self.quality, "burn_subs": self.burn_subs, "clips": self.clips,
+                "clip_height": self.clip_height, "silent_clips": self.silent_clips}
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything checked up front, before any output is touched."""
+
+    numbers_path: Path
+    numbers: Numbers
+    derived: Derived
+    scenes: list[SceneInfo]
+    scripts: dict[str, list[SceneScript]]  # every language -> scripts in scene order
+    langs: list[str]  # the languages to render
