@@ -52,6 +52,6 @@ case "$cmd" in
   setup) setup ;;
   video) setup; exec "$PY" render.py --lang zh "$@" ;;
   test)  WANT_TEST_PKGS=1 setup; "$PY" -m ruff check .; exec "$PY" -m pytest -q "$@" ;;
-  bench) setup; for b in benchmarks/bench_*.py; do "$PY" "$b"; done ;;
+  bench) setup; for b in bench/bench_*.py; do "$PY" "$b"; done ;;
   *) echo "usage: bash run.sh video|test|setup|bench [options]" >&2; exit 2 ;;
 esac

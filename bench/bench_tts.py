@@ -1,6 +1,6 @@
 """espeak-ng synthesis speed (real-time factor) and cache-hit time.
 
-Run: .venv/bin/python benchmarks/bench_tts.py
+Run: .venv/bin/python bench/bench_tts.py
 Real-time factor = wall time / audio duration (below 1 is faster than real time).
 """
 

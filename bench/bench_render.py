@@ -1,6 +1,6 @@
 """Render-time figures: one scene through the whole pipeline at each quality (prints only).
 
-    .venv/bin/python benchmarks/bench_render.py [--scenes ID[,ID]] [--qualities low,high]
+    .venv/bin/python bench/bench_render.py [--scenes ID[,ID]] [--qualities low,high]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """How far Piper's derived word onsets fall from the audio's own, and its speed.
 
-Run: .venv/bin/python benchmarks/bench_piper_timing.py
+Run: .venv/bin/python bench/bench_piper_timing.py
 
 For every pause inside a clip (at least 150 ms below 3% of the clip's peak energy, 10 ms
 frames: shorter silences are stop closures inside words), the audio's own onset is the
