@@ -133,7 +133,8 @@ class SceneStore:
                     "code": report.code, "times": report.times.to_json(),
                     "video": {"frames": video.frames, "stored": video.stored,
                               "fps": video.fps, "size": video.size, "sha256": video.sha256},
-                    "seconds": report.seconds, "created": time.time()}
+                    "seconds": report.seconds, "peak_rss_mb": report.peak_rss_mb,
+                    "created": time.time()}
             (tmp / "entry.json").write_text(json.dumps(data, ensure_ascii=False), "utf-8")
             with open(tmp / "entry.json", "rb") as f:
                 os.fsync(f.fileno())

@@ -130,6 +130,7 @@ class SceneReport:
     code: dict[str, str]
     video: VideoFile | None  # None for a dry run
     seconds: float  # wall time spent rendering
+    peak_rss_mb: float = 0.0  # the scene process's peak memory
 
     def to_json(self) -> dict:
         v = self.video
@@ -139,7 +140,7 @@ class SceneReport:
             "video": None if v is None else {
                 "path": str(v.path), "frames": v.frames, "stored": v.stored, "fps": v.fps,
                 "size": v.size, "sha256": v.sha256},
-            "seconds": self.seconds,
+            "seconds": self.seconds, "peak_rss_mb": self.peak_rss_mb,
         }
 
     @classmethod
@@ -155,7 +156,7 @@ class SceneReport:
                        SceneTimes.from_json(data["times"]),
                        {str(k): str(x) for k, x in data["inputs"].items()},
                        {str(k): str(x) for k, x in data["code"].items()}, video,
-                       float(data["seconds"]))
+                       float(data["seconds"]), float(data.get("peak_rss_mb", 0.0)))
         except ContractError as err:
             raise ContractError(f"{source}: {err}") from None
         except (KeyError, TypeError, ValueError, AttributeError) as err:

@@ -96,8 +96,12 @@ def main(argv: list[str] | None = None) -> int:
         video = VideoFile(plan.video, enc.frames, enc.stored, plan.fps,
                           plan.video.stat().st_size, sha256_file(plan.video))
     assert scene.times is not None
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     SceneReport(plan.run_id, plan.scene_id, scene.times, dict(scene.ctx.inputs),
-                project_code(), video, round(time.monotonic() - t0, 3)).write(plan.report)
+                project_code(), video, round(time.monotonic() - t0, 3),
+                round(peak, 1)).write(plan.report)
     return 0
 
 
