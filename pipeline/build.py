@@ -16,6 +16,7 @@ So a run with nothing changed synthesizes nothing, renders nothing and rewrites 
 from __future__ import annotations
 
 import json
+import shutil
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -160,11 +161,12 @@ def scene_jobs(config: BuildConfig, inputs: Inputs, store: SceneStore,
 
 
 def write_plan(job: SceneJob, inputs: Inputs, work: Path) -> tuple[Path, ScenePlan]:
-    d = work / "jobs" / f"{job.lang}-{job.info.scene_id}"
-    d.mkdir(parents=True, exist_ok=True)
-    for old in (d / "picture.mp4", d / "report.json"):
-        old.unlink(missing_ok=True)
-    plan = ScenePlan(uuid.uuid4().hex, job.info.scene_id, job.lang, inputs.numbers_path,
+    """The job's plan, in a folder of its own run: a process left over from an interrupted
+    run can only ever write into its own folder."""
+    run_id = uuid.uuid4().hex
+    d = work / "jobs" / f"{job.lang}-{job.info.scene_id}-{run_id[:12]}"
+    d.mkdir(parents=True)
+    plan = ScenePlan(run_id, job.info.scene_id, job.lang, inputs.numbers_path,
                      job.probe.quality, job.beats, d / "picture.mp4", d / "report.json",
                      work / "media" / job.info.scene_id)
     path = d / "plan.json"
@@ -178,6 +180,7 @@ def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
     if not todo:
         return
     order = sorted(todo, key=lambda j: -j.frames)
+    shutil.rmtree(work / "jobs", ignore_errors=True)  # earlier runs' (the lock is ours)
     by_run: dict[str, SceneJob] = {}
     work_items = []
     for job in order:
@@ -190,6 +193,7 @@ def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
     def done(r: RenderedScene) -> None:
         job = by_run[r.plan.run_id]
         job.entry = store.put(job.probe, r.report)
+        shutil.rmtree(r.plan.video.parent, ignore_errors=True)
         progress.scene_done(job.label, job.frames, r.seconds)
         for w in r.report.times.warnings + r.report.times.layout:
             progress.say(f"warning: {w}")
@@ -334,9 +338,6 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     for script, job in zip(scripts, jobs, strict=True):
         entry = job.entry
         assert entry is not None
-        if not entry.verify():
-            raise media.MediaError(f"cached picture of scene {job.info.scene_id} ({lang}) "
-                                   f"is damaged: {entry.picture}; run again to re-render it")
         times = entry.times
         length = entry.video.frames / fps
         for beat, bt in zip(script.beats, times.beats, strict=True):
@@ -429,7 +430,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             lang, picture, [(p.start, p.start + p.clip.duration) for p in placed], cues,
             beats, [(j.info.scene_id, c[0], c[1], j.entry.times.warnings,
                      j.entry.times.layout) for j, c in zip(jobs, chapters, strict=True)
-                    if j.entry])
+                    if j.entry], fps)
     report["seconds_to_measure"] = round(t_report.seconds, 2)
     atomic.write_json(staged / "report.json", report)
     for line in quality.summary(report):
@@ -450,28 +451,31 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
     store = SceneStore(config.scene_cache)
     cache = AudioCache(config.audio_cache)
     clips: dict[str, dict[tuple[str, str], Clip]] = {}
+    complete = list(inputs.scenes)
     with Timer(progress, "voice"):
         for lang in inputs.langs:
-            if plan_only:
-                missing = _missing_audio(cache, engine, inputs.scripts[lang], lang)
+            if plan_only:  # look up, never synthesize
+                clips[lang], missing = cached_clips(cache, engine, inputs.scripts[lang], lang)
                 if missing:
                     progress.say(f"[{lang}] voice: {len(missing)} beat(s) to synthesize "
-                                 f"first ({', '.join(missing[:5])}"
-                                 f"{' ...' if len(missing) > 5 else ''}); the scene plans "
-                                 f"below assume the current clips")
-                    if len(missing) == sum(len(s.beats) for s in inputs.scripts[lang]):
-                        continue
+                                 f"({', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''})")
+                    for s in inputs.scripts[lang]:
+                        if any(m.startswith(f"{s.scene_id}.") for m in missing):
+                            progress.say(f"[{lang}] {s.scene_id:<18} rebuild voice changed")
+                            complete = [i for i in complete if i.scene_id != s.scene_id]
+                continue
             made = cache.synthesized
             clips[lang] = synthesize(lang, inputs.scripts[lang], engine, cache,
                                      say=progress.say)
             summary.synthesized += cache.synthesized - made
             summary.voiced += sum(len(s.beats) for s in inputs.scripts[lang])
-    if plan_only and set(clips) != set(inputs.langs):
-        for lang in inputs.langs:
-            if lang not in clips:
-                progress.say(f"[{lang}] every scene: rebuild (no voice yet)")
-    plan_inputs = Inputs(inputs.numbers_path, inputs.numbers, inputs.derived, inputs.scenes,
-                         inputs.scripts, [x for x in inputs.langs if x in clips])
+    if plan_only:
+        keep = {i.scene_id for i in complete}
+        plan_inputs = Inputs(inputs.numbers_path, inputs.numbers, inputs.derived, complete,
+                             {lang: [s for s in scripts if s.scene_id in keep]
+                              for lang, scripts in inputs.scripts.items()}, inputs.langs)
+    else:
+        plan_inputs = inputs
     jobs = scene_jobs(config, plan_inputs, store, clips)
     for job in jobs:
         if job.lookup.entry is not None:
@@ -483,7 +487,7 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
             progress.say(f"{job.label:<22} {verdict} {job.lookup.reason}")
         for lang in plan_inputs.langs:
             mine = [j for j in jobs if j.lang == lang]
-            if all(j.entry for j in mine):
+            if mine and all(j.entry for j in mine) and len(complete) == len(inputs.scenes):
                 same = previous_key(config.out / lang) == language_key(
                     config, plan_inputs, lang, mine, clips[lang])
                 progress.say(f"[{lang}] outputs            "
@@ -492,6 +496,17 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
                 progress.say(f"[{lang}] outputs            rebuild scenes re-rendered")
         return summary
 
+    # Languages that will be rebuilt read their reused pictures: check them whole first,
+    # and render again any that is damaged (instead of failing on it at every run).
+    for lang in plan_inputs.langs:
+        mine = [j for j in jobs if j.lang == lang]
+        if all(j.entry for j in mine) and previous_key(config.out / lang) == language_key(
+                config, plan_inputs, lang, mine, clips[lang]):
+            continue
+        for j in mine:
+            if j.entry is not None and not j.entry.verify():
+                shutil.rmtree(j.entry.path, ignore_errors=True)
+                j.entry, j.lookup = None, Lookup(None, "cached picture damaged")
     todo = [j for j in jobs if j.entry is None]
     summary.reused = [j.label for j in jobs if j.entry is not None]
     summary.rendered = [j.label for j in todo]
@@ -506,8 +521,6 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
             summary.langs_reused.append(lang)
             continue
         staged = config.out / f".{lang}.staging"
-        import shutil
-
         shutil.rmtree(staged, ignore_errors=True)
         try:
             build_language(config, plan_inputs, lang, mine, clips[lang], key, staged,
@@ -518,27 +531,24 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
     return summary
 
 
-def _missing_audio(cache: AudioCache, engine, scripts: list[SceneScript], lang: str
-                   ) -> list[str]:
-    """Beats whose clip is not cached yet (for ``--plan``; synthesizes nothing)."""
-    from narration.tts.cache import route
+def cached_clips(cache: AudioCache, engine, scripts: list[SceneScript], lang: str
+                 ) -> tuple[dict[tuple[str, str], Clip], list[str]]:
+    """The beats' clips already cached, and the beats (scene.beat) still to synthesize."""
+    from narration.tts.select import route
 
+    found: dict[tuple[str, str], Clip] = {}
     missing = []
+    rate = narration_rate(lang)
     for s in scripts:
         for b in s.beats:
-            voice = engine.default_voice(lang)
-            rate = narration_rate(lang)
-
-            def look(eng, v, text=b.text.spoken, rate=rate):
+            def look(eng, v, text=b.text.spoken):
                 clip = cache.lookup(eng.name, text, v, rate)
                 if clip is None:
-                    raise LookupError
+                    raise LookupError(text)
                 return clip
 
             try:
-                route(engine, look, voice)
-            except LookupError:
+                found[(s.scene_id, b.id)] = route(engine, look, engine.default_voice(lang))
+            except Exception:  # not cached, or an engine that cannot even route
                 missing.append(f"{s.scene_id}.{b.id}")
-            except Exception:
-                missing.append(f"{s.scene_id}.{b.id}")
-    return missing
+    return found, missing

@@ -145,14 +145,16 @@ def _luma(frame) -> np.ndarray:
     return frame.to_ndarray(format="gray").astype(np.int16)
 
 
-def still_frames(video: Path, threshold: int = 12) -> tuple[list[tuple[float, float]], float]:
+def still_frames(video: Path, threshold: int = 12, fps: float | None = None
+                 ) -> tuple[list[tuple[float, float]], float]:
     """Stretches (start, end seconds) in which consecutive frames do not differ, and fps.
 
     Frames are compared in brightness, summed over 4x4-pixel blocks (so a thin line that
     moves still shows): a block counts as changed when its mean differs by more than
     ``threshold`` of 255, which ignores encoder noise but not a glyph or an outline moving.
     The picture may store a held frame once with its duration (variable frame rate); it
-    counts as that many identical frames at the stream's nominal rate.
+    counts as that many identical frames at ``fps``, the picture's nominal rate (default:
+    the stream's own rate, right for a constant-rate video).
     """
     import av
 
@@ -161,7 +163,7 @@ def still_frames(video: Path, threshold: int = 12) -> tuple[list[tuple[float, fl
     with av.open(str(video)) as c:
         stream = c.streams.video[0]
         stream.thread_type = "AUTO"
-        fps = float(stream.guessed_rate or stream.average_rate)
+        fps = fps or float(stream.guessed_rate or stream.average_rate)
         total = round(float(c.duration / av.time_base) * fps) if c.duration else None
         prev = None
         prev_at = 0
@@ -194,9 +196,10 @@ def still_frames(video: Path, threshold: int = 12) -> tuple[list[tuple[float, fl
     return spans, fps
 
 
-def frozen_report(video: Path, speech: Sequence[tuple[float, float]]) -> dict:
+def frozen_report(video: Path, speech: Sequence[tuple[float, float]],
+                  fps: float | None = None) -> dict:
     """Frozen stretches of ``video`` while the voice speaks (``speech`` intervals, s)."""
-    spans, _fps = still_frames(video)
+    spans, _fps = still_frames(video, fps=fps)
     stills = [(a, b) for a, b in still_while_speaking(spans, speech) if b - a >= STILL_REPORTED]
     return {
         "limit_s": HOLD_LIMIT,
@@ -210,10 +213,10 @@ def frozen_report(video: Path, speech: Sequence[tuple[float, float]]) -> dict:
 
 def build_report(lang: str, picture: Path, speech: Sequence[tuple[float, float]],
                  cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, float]],
-                 scenes: Sequence[tuple[str, float, float, Sequence[str], Sequence[str]]]
-                 ) -> dict:
+                 scenes: Sequence[tuple[str, float, float, Sequence[str], Sequence[str]]],
+                 fps: float | None = None) -> dict:
     """The whole report: frozen stretches, cues, and per scene its length and warnings."""
-    frozen = frozen_report(picture, speech)
+    frozen = frozen_report(picture, speech, fps)
     for st in frozen["stretches"]:
         st["scene"] = next((sid for sid, a, b, _w, _l in scenes if a <= st["start"] < b), "?")
     return {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import signal
 import subprocess
 import sys
 import threading
@@ -20,6 +22,18 @@ PROJECT = Path(__file__).resolve().parent.parent
 
 class SceneRenderError(RuntimeError):
     pass
+
+
+def _die_with_parent() -> None:
+    """In the child: be killed when the build process dies, even by SIGKILL (Linux).
+
+    Scene processes get a session of their own, so a Ctrl-C reaches only the build, which
+    then stops them itself (RenderPool.stop)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
 
 
 @dataclass(frozen=True)
@@ -47,7 +61,8 @@ class RenderPool:
         with open(log, "w", encoding="utf-8") as err:
             proc = subprocess.Popen([sys.executable, "-m", "scenes.run", str(plan_path)],
                                     cwd=PROJECT, stdout=subprocess.PIPE, stderr=err,
-                                    text=True, start_new_session=True)
+                                    text=True, start_new_session=True,
+                                    preexec_fn=_die_with_parent)
             with self._lock:
                 if self._stopping:
                     proc.kill()

@@ -124,3 +124,28 @@ def test_started_by_a_python_without_the_packages(tmp_path):
         assert p.stdout.split()[0] == discover()[0].scene_id
     else:
         pytest.skip("not running from the project's .venv")
+
+
+def test_clean_removes_outputs_and_caches_and_nothing_else(tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    for d in (out / "zh" / "clips", out / ".work" / "zh", cache / "audio", cache / "scenes" / "x"):
+        d.mkdir(parents=True)
+    (out / "index.html").write_text("x")
+    (out / "mine.txt").write_text("a user's own file")
+    (cache / "audio" / "k.wav").write_bytes(b"RIFF")
+    p = run("clean", "--out", str(out), "--cache", str(cache))
+    assert p.returncode == 0, p.stderr
+    assert sorted(x.name for x in out.iterdir()) == [".render.lock", "mine.txt"]
+    assert not (cache / "audio").exists() and not (cache / "scenes").exists()
+    again = run("clean", "--out", str(out), "--cache", str(cache))
+    assert "nothing" in again.stderr
+
+
+def test_plan_on_a_fresh_output_does_nothing(tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    p = run("--plan", "--scenes", "library", "--tts", "offline", "--quality", "low",
+            "--out", str(out), "--cache", str(cache))
+    assert p.returncode == 0, p.stderr
+    assert "rebuild" in p.stderr and "beat(s) to synthesize" in p.stderr
+    assert not (cache / "audio").exists() or not any((cache / "audio").iterdir())
+    assert not (out / "zh").exists()

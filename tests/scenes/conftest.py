@@ -24,7 +24,6 @@ def dry_run_scene(tmp_path, monkeypatch):
 
     def run(info: SceneInfo, lang: str):
         monkeypatch.setenv("QKV_LANG", lang)
-        monkeypatch.delenv("QKV_PLAN", raising=False)
         cls = load_scene_class(info)
         with tempconfig({"dry_run": True, "quality": "low_quality", "media_dir": str(tmp_path),
                          "disable_caching": True, "progress_bar": "none", "verbosity": "ERROR"}):

@@ -1,0 +1,167 @@
+"""The build's reuse rules, on real renders (480p15, offline voice).
+
+``library`` reads no number (only its script), ``formula`` reads the worked example; the
+worked example's V is the number changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from qkv_math.numbers import DEFAULT_NUMBERS
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENES = "library,formula"
+OLD_V = "V = [[1, 2], [3, 0], [0, 1]]"
+
+
+def _cmd(out: Path, cache: Path, *extra: str) -> list[str]:
+    return [sys.executable, str(ROOT / "render.py"), "--lang", "zh", "--quality", "low",
+            "--scenes", SCENES, "--tts", "offline", "--no-clips", "--out", str(out),
+            "--cache", str(cache), *extra]
+
+
+def _run(out: Path, cache: Path, *extra: str) -> subprocess.CompletedProcess:
+    p = subprocess.run(_cmd(out, cache, *extra), capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    return p
+
+
+def _summary(stderr: str) -> dict[str, int]:
+    line = next(x for x in stderr.splitlines() if x.startswith("summary: "))
+    m = re.search(r"(\d+) synthesized; scenes (\d+) rendered, (\d+) reused", line)
+    assert m, line
+    return dict(zip(["synthesized", "rendered", "reused"], map(int, m.groups()), strict=True))
+
+
+def _plan(stderr: str) -> dict[str, str]:
+    """scene -> the --plan line's verdict and reason."""
+    out = {}
+    for line in stderr.splitlines():
+        m = re.match(r"\[zh\] (\w+)\s+(reuse|rebuild)\s*(.*)", line)
+        if m:
+            out[m.group(1)] = f"{m.group(2)} {m.group(3)}".strip()
+    return out
+
+
+def _entries(cache: Path, scene: str) -> list[Path]:
+    return sorted((cache / "scenes" / scene / "zh-low").glob("[0-9a-f]*/entry.json"))
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("inc")
+    out, cache = tmp / "out", tmp / "cache"
+    first = _run(out, cache)
+    return tmp, out, cache, first
+
+
+def test_a_rerun_with_nothing_changed_rebuilds_nothing(built):
+    _tmp, out, cache, first = built
+    assert _summary(first.stderr) == {"synthesized": 15, "rendered": 2, "reused": 0}
+    before = {p: p.stat().st_mtime_ns for p in (out / "zh").rglob("*") if p.is_file()}
+    plan = subprocess.run(_cmd(out, cache, "--plan"), capture_output=True, text=True,
+                          timeout=120)
+    assert plan.returncode == 0
+    assert _plan(plan.stderr) == {"library": "reuse unchanged", "formula": "reuse unchanged",
+                                  "outputs": "reuse unchanged"}
+    again = _run(out, cache)
+    assert _summary(again.stderr) == {"synthesized": 0, "rendered": 0, "reused": 2}
+    assert "outputs none rebuilt, zh unchanged" in again.stderr
+    after = {p: p.stat().st_mtime_ns for p in (out / "zh").rglob("*") if p.is_file()}
+    assert after == before  # not one output file rewritten
+
+
+def test_a_changed_number_rebuilds_exactly_the_scenes_that_read_it(built):
+    tmp, out, cache, _first = built
+    numbers = tmp / "numbers.toml"
+    text = DEFAULT_NUMBERS.read_text("utf-8")
+    assert OLD_V in text
+    numbers.write_text(text.replace(OLD_V, "V = [[1, 2], [3, 0], [0, 3]]"), "utf-8")
+    plan = subprocess.run(_cmd(out, cache, "--numbers", str(numbers), "--plan"),
+                          capture_output=True, text=True, timeout=120)
+    verdicts = _plan(plan.stderr)
+    assert verdicts["library"] == "reuse unchanged"
+    assert verdicts["formula"].startswith("rebuild")
+    assert "numbers.worked_example" in verdicts["formula"]
+    run = _run(out, cache, "--numbers", str(numbers))
+    assert _summary(run.stderr)["rendered"] == 1
+    assert "[zh] formula: render" in run.stderr and "[zh] library: render" not in run.stderr
+    manifest = json.loads((out / "zh" / "manifest.json").read_text("utf-8"))
+    assert manifest["numbers"] == str(numbers.resolve())
+    # Back to the shipped numbers: the earlier picture is still in the store.
+    back = _run(out, cache)
+    assert _summary(back.stderr)["rendered"] == 0
+
+
+def test_a_damaged_or_half_written_entry_is_never_reused(built):
+    _tmp, out, cache, _first = built
+    (entry,) = [p for p in _entries(cache, "library")]
+    picture = entry.parent / "picture.mp4"
+    picture.write_bytes(picture.read_bytes()[: picture.stat().st_size // 2])
+    # An entry an interrupted run left half-moved: a temporary folder, never a key.
+    half = entry.parent.parent / ".tmp-1-deadbeef"
+    half.mkdir()
+    (half / "entry.json").write_text(entry.read_text("utf-8"), "utf-8")
+    plan = subprocess.run(_cmd(out, cache, "--plan"), capture_output=True, text=True,
+                          timeout=120)
+    assert _plan(plan.stderr)["library"].startswith("rebuild")
+    run = _run(out, cache)
+    assert "[zh] library: render" in run.stderr
+    assert _summary(run.stderr)["rendered"] == 1
+    (fresh,) = [p for p in _entries(cache, "library")]
+    fresh_picture = fresh.parent / "picture.mp4"
+    data = json.loads(fresh.read_text("utf-8"))
+    assert fresh_picture.stat().st_size == data["video"]["size"]
+    assert _sha(fresh_picture) == data["video"]["sha256"]
+
+
+def test_a_run_killed_mid_render_loses_nothing_finished(tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    proc = subprocess.Popen(_cmd(out, cache, "--jobs", "1"), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not (_entries(cache, "library")
+                                               or _entries(cache, "formula")):
+        time.sleep(0.2)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    finished = [s for s in SCENES.split(",") if _entries(cache, s)]
+    assert len(finished) == 1
+    time.sleep(1.0)  # the orphaned scene process dies with its parent
+    assert not (out / "zh").exists()  # nothing published half-done
+    again = _run(out, cache)
+    summary = _summary(again.stderr)
+    assert (summary["rendered"], summary["reused"]) == (1, 1)
+    assert f"[zh] {finished[0]}: render" not in again.stderr
+    assert (out / "zh" / "video.mp4").is_file()
+
+
+def test_parallel_and_serial_builds_are_identical(tmp_path):
+    both = []
+    for jobs in ("1", "2"):
+        out, cache = tmp_path / f"out{jobs}", tmp_path / f"cache{jobs}"
+        p = subprocess.run([sys.executable, str(ROOT / "render.py"), "--lang", "all",
+                            "--quality", "low", "--scenes", "library", "--tts", "offline",
+                            "--no-clips", "--jobs", jobs, "--out", str(out), "--cache",
+                            str(cache)], capture_output=True, text=True, timeout=600)
+        assert p.returncode == 0, p.stderr[-3000:]
+        both.append({f"{lang}/{name}": _sha(out / lang / name) for lang in ("zh", "en")
+                     for name in ("video.mp4", "video.srt", "video.vtt", "manifest.json",
+                                  "description.txt")})
+    assert both[0] == both[1]
