@@ -160,7 +160,8 @@ def scene_jobs(config: BuildConfig, inputs: Inputs, store: SceneStore,
     return jobs
 
 
-def write_plan(job: SceneJob, inputs: Inputs, work: Path) -> tuple[Path, ScenePlan]:
+def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False
+               ) -> tuple[Path, ScenePlan]:
     """The job's plan, in a folder of its own run: a process left over from an interrupted
     run can only ever write into its own folder."""
     run_id = uuid.uuid4().hex
@@ -168,7 +169,7 @@ def write_plan(job: SceneJob, inputs: Inputs, work: Path) -> tuple[Path, ScenePl
     d.mkdir(parents=True)
     plan = ScenePlan(run_id, job.info.scene_id, job.lang, inputs.numbers_path,
                      job.probe.quality, job.beats, d / "picture.mp4", d / "report.json",
-                     work / "media" / job.info.scene_id)
+                     work / "media" / job.info.scene_id, verbose=verbose)
     path = d / "plan.json"
     plan.write(path)
     return path, plan
@@ -184,10 +185,10 @@ def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
     by_run: dict[str, SceneJob] = {}
     work_items = []
     for job in order:
-        path, plan = write_plan(job, inputs, work)
+        path, plan = write_plan(job, inputs, work, config.verbose)
         by_run[plan.run_id] = job
         work_items.append((path, plan))
-    pool = RenderPool(config.jobs, work / "logs")
+    pool = RenderPool(config.jobs, work / "logs", echo=progress.say if config.verbose else None)
     progress.start_renders(len(order), sum(j.frames for j in order))
 
     def done(r: RenderedScene) -> None:
@@ -439,6 +440,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
              for p in sorted(staged.rglob("*")) if p.is_file()}
     atomic.write_json(staged / "build.json", {"key": key, "files": files})
     atomic.replace_dir(staged, config.out / lang)
+    shutil.rmtree(work, ignore_errors=True)  # the joined picture and wavs: not needed again
     say(f"[{lang}] wrote {config.out / lang / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")
 
 
@@ -528,6 +530,7 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
         finally:
             shutil.rmtree(staged, ignore_errors=True)
         summary.langs_built.append(lang)
+    cache.prune()
     return summary
 
 

@@ -46,8 +46,11 @@ class RenderedScene:
 class RenderPool:
     """Runs scene processes, at most ``jobs`` at once; :meth:`stop` ends them all."""
 
-    def __init__(self, jobs: int, log_dir: Path) -> None:
-        self.jobs, self.log_dir = jobs, log_dir
+    def __init__(self, jobs: int, log_dir: Path,
+                 echo: Callable[[str], None] | None = None) -> None:
+        """``echo``: where to show each scene's own log (Manim's) once it ends; by default
+        it stays in ``log_dir``."""
+        self.jobs, self.log_dir, self.echo = jobs, log_dir, echo
         self._procs: set[subprocess.Popen] = set()
         self._lock = threading.Lock()
         self._stopping = False
@@ -77,6 +80,9 @@ class RenderPool:
             finally:
                 with self._lock:
                     self._procs.discard(proc)
+        if self.echo is not None:
+            for line in log.read_text("utf-8", errors="replace").splitlines():
+                self.echo(f"  {plan.lang}/{plan.scene_id}: {line}")
         if code != 0:
             lines = log.read_text("utf-8", errors="replace").strip().splitlines()
             last = next((x.strip() for x in reversed(lines) if x.strip()), f"exit {code}")

@@ -55,6 +55,7 @@ class ScenePlan:
     report: Path
     scratch: Path  # Manim's own media folder for this job (Typst/SVG caches)
     dry_run: bool = False  # build the scene and report its times, write no video
+    verbose: bool = False  # Manim logs at INFO (shown by render.py --verbose)
 
     def to_json(self) -> dict:
         return {
@@ -63,7 +64,7 @@ class ScenePlan:
             "beats": [{"id": b.id, "slot": b.slot, "speech": b.speech, "marks": b.marks}
                       for b in self.beats],
             "video": str(self.video), "report": str(self.report),
-            "scratch": str(self.scratch), "dry_run": self.dry_run,
+            "scratch": str(self.scratch), "dry_run": self.dry_run, "verbose": self.verbose,
         }
 
     @classmethod
@@ -79,7 +80,7 @@ class ScenePlan:
             return cls(str(data["run_id"]), str(data["scene_id"]), str(data["lang"]),
                        Path(data["numbers"]), str(data["quality"]), beats,
                        Path(data["video"]), Path(data["report"]), Path(data["scratch"]),
-                       bool(data.get("dry_run", False)))
+                       bool(data.get("dry_run", False)), bool(data.get("verbose", False)))
         except ContractError as err:
             raise ContractError(f"{source}: {err}") from None
         except (KeyError, TypeError, ValueError, AttributeError) as err:

@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     config.media_dir = str(plan.scratch)
     config.disable_caching = True
     config.progress_bar = "none"
-    config.verbosity = "WARNING"
+    config.verbosity = "INFO" if plan.verbose else "WARNING"
     config.dry_run = plan.dry_run
 
     spec = importlib.util.spec_from_file_location(f"scenes.{info.path.stem}", info.path)

@@ -35,6 +35,7 @@ class AudioCache:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self.synthesized = 0  # clips made (cache misses) by this instance, for progress
+        self.used: set[str] = set()  # keys read or written by this instance
 
     def paths(self, key: str) -> tuple[Path, Path]:
         """The WAV and JSON paths for ``key``."""
@@ -65,6 +66,7 @@ class AudioCache:
             if meta["key"] != key or not wav.is_file():
                 return None
             words = tuple(WordTiming(*map(float, w[:2]), *map(int, w[2:])) for w in meta["words"])
+            self.used.add(key)
             return Clip(wav, float(meta["duration"]), words, meta["engine"], meta["voice"])
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -90,7 +92,33 @@ class AudioCache:
                 "words": [[w.start, w.end, w.char_start, w.char_end] for w in words],
             }
             atomic_write_text(meta_path, json.dumps(meta, ensure_ascii=False, indent=1))
+            self.used.add(key)
         except BaseException:
             wav.unlink(missing_ok=True)
             raise
         return Clip(wav, duration, tuple(words), engine.name, voice)
+
+    def prune(self, older_than_days: float = 30.0) -> int:
+        """Remove clips this instance did not use and none used for ``older_than_days``
+        (the JSON's time stamp is refreshed on every use); returns how many went."""
+        import contextlib
+        import os
+        import time
+
+        now = time.time()
+        for key in self.used:
+            with contextlib.suppress(OSError):
+                os.utime(self.paths(key)[1])
+        gone = 0
+        for meta in self.root.glob("*.json") if self.root.is_dir() else ():
+            key = meta.stem
+            if key in self.used or now - meta.stat().st_mtime < older_than_days * 86400:
+                continue
+            for p in self.paths(key):
+                p.unlink(missing_ok=True)
+            gone += 1
+        for wav in self.root.glob("*.wav") if self.root.is_dir() else ():
+            # A clip whose JSON never got written (interrupted): never trusted, so removable.
+            if not wav.with_suffix(".json").exists() and now - wav.stat().st_mtime > 3600:
+                wav.unlink(missing_ok=True)
+        return gone

@@ -95,3 +95,26 @@ def test_damaged_entries_are_resynthesized(tmp_path: Path, damage: str) -> None:
     assert again.path == clip.path and again.path.is_file() and meta.is_file()
     assert cache.get_or_synthesize(engine, TEXT, "en-us", "+0%", "en") == again
     assert engine.calls == 2
+
+
+def test_prune_keeps_what_was_used_and_what_is_recent(tmp_path):
+    import os
+    import time
+
+    from narration.tts.espeak import EspeakEngine
+
+    engine = EspeakEngine()
+    old_cache = AudioCache(tmp_path)
+    old = old_cache.get_or_synthesize(engine, "Old words.", "en-us", "+0%", "en")
+    recent = old_cache.get_or_synthesize(engine, "Recent words.", "en-us", "+0%", "en")
+    month_ago = time.time() - 40 * 86400
+    for p in (old.path, old.path.with_suffix(".json")):
+        os.utime(p, (month_ago, month_ago))
+    orphan = tmp_path / ("f" * 64 + ".wav")  # an interrupted synthesis: no JSON
+    orphan.write_bytes(b"RIFF")
+    os.utime(orphan, (month_ago, month_ago))
+    run = AudioCache(tmp_path)  # a later run that used only the recent clip
+    assert run.lookup("espeak", "Recent words.", "en-us", "+0%") == recent
+    assert run.prune() == 1
+    assert not old.path.exists() and not orphan.exists()
+    assert recent.path.exists()
