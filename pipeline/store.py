@@ -139,9 +139,15 @@ class SceneStore:
             with open(tmp / "entry.json", "rb") as f:
                 os.fsync(f.fileno())
             final = slot / key
-            if final.exists():
-                shutil.rmtree(final)
-            os.replace(tmp, final)
+            if final.exists() and not _intact(final):
+                shutil.rmtree(final, ignore_errors=True)  # damaged: replace it
+            try:
+                os.replace(tmp, final)
+            except OSError:
+                if not _intact(final):
+                    raise
+                # Another run stored the same key meanwhile: same inputs, same picture.
+                shutil.rmtree(tmp, ignore_errors=True)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
@@ -161,6 +167,11 @@ class SceneStore:
         for d in slot.glob(".tmp-*") if slot.is_dir() else ():
             if time.time() - d.stat().st_mtime > 3600:  # left by an interrupted run
                 shutil.rmtree(d, ignore_errors=True)
+
+
+def _intact(d: Path) -> bool:
+    e = _read_entry(d)
+    return e is not None and e.verify()
 
 
 def _read_entry(d: Path) -> Entry | None:
