@@ -12,6 +12,7 @@ import asyncio
 import io
 import math
 import threading
+import time
 import unicodedata
 from collections.abc import Coroutine, Iterable, Mapping
 from pathlib import Path
@@ -85,19 +86,47 @@ def mp3_to_wav(mp3: bytes, out_wav: Path) -> float:
     return write_wav(out_wav, to_pcm48(segment))
 
 
+def check_complete(text: str, words: tuple[WordTiming, ...], duration: float) -> None:
+    """Raise TTSUnavailable when the stream stopped before the text's end.
+
+    edge-tts ends a stream quietly when the connection closes before the service's
+    ``turn.end``: the audio is then cut short. Two signs: the last word the service timed
+    is not the text's last word, or the audio ends before that word does.
+    """
+    if not words:
+        return  # no word timings to judge by (the parser already required audio)
+    last = max((i for i, c in enumerate(text) if c.isalnum()), default=-1)
+    if words[-1].char_end <= last:
+        raise TTSUnavailable(f"online voice stream cut short: it stopped at "
+                             f"{text[words[-1].char_start:words[-1].char_end]!r}, before "
+                             f"the end of the text")
+    if duration + 0.05 < max(w.end for w in words):
+        raise TTSUnavailable(f"online voice stream cut short: {duration:.2f} s of audio for "
+                             f"{max(w.end for w in words):.2f} s of words")
+
+
 class EdgeEngine:
     """Online engine (edge-tts): voices zh-CN-XiaoxiaoNeural and en-US-AriaNeural.
 
     ``timeout`` bounds each wait on the service (connecting, then between stream chunks);
     ``total_timeout`` (default ``max(30, 4 * timeout)``) bounds a whole request. Being
-    unreachable raises ``TTSUnavailable("online voice unreachable: ...")``.
+    unreachable raises ``TTSUnavailable("online voice unreachable: ...")``. A transient
+    failure (a dropped connection, no audio, audio cut short) is retried ``retries`` times,
+    after ``backoff`` s and then twice as long each time. A failed name lookup (no network)
+    and a service that does not answer within the timeout are not retried: every wait stays
+    bounded by one timeout. ``endpoint`` replaces the service's WebSocket URL
+    (a mirror speaking the same protocol, or a test server on 127.0.0.1); proxies come from
+    the usual environment variables (``HTTPS_PROXY``).
     """
 
     name = "edge"
 
-    def __init__(self, timeout: float = 8.0, total_timeout: float | None = None) -> None:
+    def __init__(self, timeout: float = 8.0, total_timeout: float | None = None,
+                 retries: int = 2, backoff: float = 0.5, endpoint: str | None = None) -> None:
         self.timeout = timeout
         self.total_timeout = total_timeout if total_timeout is not None else max(30, 4 * timeout)
+        self.retries, self.backoff, self.endpoint = retries, backoff, endpoint
+        self.attempts = 0  # requests made, retries included (for tests and reports)
 
     def default_voice(self, lang: str) -> str:
         """Edge neural voice for ``lang``."""
@@ -113,9 +142,30 @@ class EdgeEngine:
         if not text.strip():
             raise TTSError("nothing to say: the text is empty")
         edge_rate = f"{rate_percent(rate, voice):+d}%"
-        chunks = self._fetch(text, voice, edge_rate)
-        mp3, words = parse_edge_stream(chunks, text)
-        duration = mp3_to_wav(mp3, Path(out_wav))
+        for attempt in range(self.retries + 1):
+            try:
+                return self._once(text, voice, edge_rate, Path(out_wav))
+            except TTSUnavailable as err:
+                Path(out_wav).unlink(missing_ok=True)
+                if attempt == self.retries or not _transient(err):
+                    raise
+                time.sleep(self.backoff * 2 ** attempt)
+        raise AssertionError("unreachable")
+
+    def _once(self, text: str, voice: str, rate: str, out_wav: Path) -> tuple[WordTiming, ...]:
+        self.attempts += 1
+        chunks = self._fetch(text, voice, rate)
+        try:
+            mp3, words = parse_edge_stream(chunks, text)
+        except TTSError as err:  # no audio at all: the service may recover
+            raise TTSUnavailable(str(err)) from None
+        tmp = out_wav.with_name(f".{out_wav.name}.edge.wav")
+        try:
+            duration = mp3_to_wav(mp3, tmp)
+            check_complete(text, words, duration)
+            tmp.replace(out_wav)
+        finally:
+            tmp.unlink(missing_ok=True)
         return clamp_words(words, duration)
 
     # --- network ---------------------------------------------------------------------------
@@ -146,7 +196,11 @@ class EdgeEngine:
 
     async def _collect(self, text: str, voice: str, rate: str) -> list[dict[str, Any]]:
         import edge_tts
+        import edge_tts.communicate
+        import edge_tts.constants
 
+        # edge-tts reads its service URL from this module global at connect time.
+        edge_tts.communicate.WSS_URL = self.endpoint or edge_tts.constants.WSS_URL
         wait = max(1, math.ceil(self.timeout))
         communicate = edge_tts.Communicate(
             text, voice, rate=rate, boundary="WordBoundary",
@@ -185,6 +239,24 @@ def _run_without_waiting(coro: Coroutine[Any, Any, T]) -> T:
             loop.close()  # shuts the default executor down with wait=False
 
 
+def _transient(err: TTSUnavailable) -> bool:
+    """Whether retrying ``err`` may help: not for a failed name lookup (no network) nor for
+    a service that did not answer in time (a retry would wait as long again)."""
+    import socket
+
+    cause = err.__cause__
+    try:
+        import aiohttp
+
+        dns: tuple[type[BaseException], ...] = (socket.gaierror,
+                                                aiohttp.ClientConnectorDNSError)
+    except (ImportError, AttributeError):
+        dns = (socket.gaierror,)
+    text = str(err)
+    return not (isinstance(cause, (*dns, TimeoutError)) or "DNSError" in text
+                or "name resolution" in text or "timed out" in text or "no answer" in text)
+
+
 def _translate(exc: BaseException) -> TTSError:
     """Map an edge-tts / aiohttp failure onto TTSUnavailable (network-ish) or TTSError."""
     import aiohttp
@@ -192,6 +264,8 @@ def _translate(exc: BaseException) -> TTSError:
 
     if isinstance(exc, TimeoutError):
         return TTSUnavailable("online voice unreachable: timed out waiting for the service")
+    if isinstance(exc, edge_exc.NoAudioReceived):  # it answered, but with no audio
+        return TTSUnavailable("online voice sent no audio")
     network = (
         aiohttp.ClientError,
         OSError,

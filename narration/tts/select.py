@@ -177,5 +177,5 @@ def choose_engine(mode: str, warn: Callable[[str], None]) -> Engine:
     if mode == "auto":
         from narration.tts.edge import EdgeEngine
 
-        return AutoEngine(EdgeEngine(timeout=AUTO_TIMEOUT), OfflineEngine(warn), warn)
+        return AutoEngine(EdgeEngine(timeout=AUTO_TIMEOUT, retries=1), OfflineEngine(warn), warn)
     raise ValueError(f"unknown voice mode {mode!r}; expected one of {', '.join(MODES)}")
