@@ -42,6 +42,7 @@ if __name__ == "__main__":
     _ensure_dependencies()
 
 from narration.facts import build_facts  # noqa: E402
+from narration.fit import check_fit  # noqa: E402
 from narration.numfmt import LANGS  # noqa: E402
 from narration.scripts import ScriptError, check_parity, load_script  # noqa: E402
 from pipeline.config import DEFAULT_CACHE, BuildConfig, Inputs  # noqa: E402
@@ -151,6 +152,7 @@ def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo]) -> Inputs
     langs = list(LANGS) if args.lang == "all" else [args.lang]
     # Every language's scripts: each video carries the other language's subtitles too.
     scripts = {lang: [load_script(s.scene_id, lang, facts) for s in chosen] for lang in LANGS}
+    check_fit(numbers_path, numbers, scripts)
     return Inputs(numbers_path, numbers, derived, chosen, scripts, langs)
 
 

@@ -285,7 +285,24 @@ def _worked_example(r: _Reader, data: Mapping[str, Any]) -> WorkedExample:
             f"{query} is out of range; it indexes the {n} tokens (counting from 0), "
             f"so it must be 0 to {n - 1}",
         )
+    scaled = K @ Q[query] / np.sqrt(Q.shape[1])
+    _exp_shown(r, "worked_example.K", scaled, tokens, "scaled score")
     return WorkedExample(tokens=tokens, query=query, Q=Q, K=K, V=V)
+
+
+EXP_SHOWN_LIMIT = 50.0
+"""Largest score whose e^x the video shows (e^50 is about 5 x 10^21: past that the e^x
+column is unreadable, and past 709 it overflows a float)."""
+
+
+def _exp_shown(r: _Reader, key: str, scores: np.ndarray, tokens: dict[str, tuple[str, ...]],
+               what: str) -> None:
+    """Refuse scores whose e^x, which the video shows, would be absurd or overflow."""
+    top = int(np.argmax(np.abs(scores)))
+    if abs(float(scores[top])) > EXP_SHOWN_LIMIT:
+        name = tokens.get("en", tokens[LANGUAGES[0]])[top]
+        r.fail(key, f"the {what} of {name!r} is {float(scores[top]):.4g}, and the video shows "
+                    f"e to that power; keep scores within ±{EXP_SHOWN_LIMIT:g}")
 
 
 def _fill_blank(r: _Reader, data: Mapping[str, Any]) -> FillBlank:
@@ -317,6 +334,7 @@ def _fill_blank(r: _Reader, data: Mapping[str, Any]) -> FillBlank:
         )
     shift = r.number(t["shift"], "fill_blank.shift")
     scores = K @ query
+    _exp_shown(r, "fill_blank.K", scores, tokens, "score")
     low = int(np.argmin(scores))
     if scores[low] + shift < 0:
         name = tokens.get("en", tokens[LANGUAGES[0]])[low]

@@ -66,6 +66,10 @@ def _bad_numbers(tmp_path: Path, old: str, new: str) -> Path:
         ('en = ["cat", "chases", "ball"]', 'en = ["cat", "chases"]',
          "worked_example.tokens.en"),
         ("shift = 3", 'shift = "three"', "fill_blank.shift"),
+        # e^x of these scores is shown: overflowing (or absurd) values are refused
+        ("K = [[1, 0], [0, 1], [1, 1]]", "K = [[0, 2000], [0, 1], [1, 1]]",
+         "worked_example.K"),
+        ("query = [1, 1, 0]", "query = [60, 1, 0]", "fill_blank.K"),
     ],
 )
 def test_bad_numbers_file_one_line_exit_2_nothing_touched(tmp_path, previous_output, old, new,
@@ -78,6 +82,39 @@ def test_bad_numbers_file_one_line_exit_2_nothing_touched(tmp_path, previous_out
     assert str(numbers) in lines[0] and key in lines[0]
     assert (previous_output / "zh" / "video.mp4").read_bytes() == b"previous render"
     assert sorted(p.name for p in previous_output.iterdir()) == ["zh"]
+
+
+FIVE_WORDS = [
+    ('zh = ["法国", "北京", "长大", "我"], en = ["France", "Beijing", "grew up", "I"]',
+     'zh = ["法国", "北京", "长大", "我", "说"], '
+     'en = ["France", "Beijing", "grew up", "I", "speak"]'),
+    ("K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]",
+     "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0], [0, 0, 1]]"),
+    ("V = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]",
+     "V = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0], [0, 0, 1]]"),
+]
+
+
+def test_valid_numbers_the_scenes_cannot_show_are_refused_up_front(tmp_path, previous_output):
+    """Five words for the fill-in-the-blank: valid maths, but the hook's sentence and the
+    party are written for four. Refused before anything starts, naming both files."""
+    text = DEFAULT_NUMBERS.read_text("utf-8")
+    for old, new in FIVE_WORDS:
+        assert old in text
+        text = text.replace(old, new, 1)
+    numbers = tmp_path / "five.toml"
+    numbers.write_text(text, "utf-8")
+    p = run("--numbers", str(numbers), "--out", str(previous_output), "--tts", "offline")
+    assert p.returncode == 2
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, p.stderr
+    assert str(numbers) in lines[0] and "fill_blank.tokens" in lines[0]
+    assert "hook.toml" in lines[0] or "blind_date.toml" in lines[0]
+    assert (previous_output / "zh" / "video.mp4").read_bytes() == b"previous render"
+    # Scenes that do not show those words render from the same file.
+    ok = run("--numbers", str(numbers), "--scenes", "formula", "--plan", "--tts", "offline",
+             "--out", str(tmp_path / "plan-out"), "--cache", str(tmp_path / "cache"))
+    assert ok.returncode == 0, ok.stderr
 
 
 def test_missing_numbers_file(tmp_path, previous_output):
