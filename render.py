@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     from narration.tts.select import choose_engine
     from narration.types import TTSError
     from pipeline.build import build  # heavy imports only once inputs are valid
-    from pipeline.media import MediaError
+    from pipeline.media import MediaError, check_ffmpeg
     from pipeline.progress import BuildProgress
     from pipeline.scene_render import SceneRenderError
 
@@ -258,6 +258,11 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         _say(f"error: --out {args.out}: {problem}")
         return EXIT_BAD_INPUT
+    broken = None if args.plan else check_ffmpeg()
+    if broken:
+        _say(f"error: ffmpeg: {broken}; set up again with `bash run.sh setup`, or point "
+             f"IMAGEIO_FFMPEG_EXE at a working ffmpeg")
+        return 1
     lock = take_lock(args.out)
     if lock is None:
         _say(f"error: --out {args.out}: another render is writing there; wait for it to "
@@ -279,6 +284,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             raise
         _say(f"error: {str(err).splitlines()[0]}")
+        return 1
+    except OSError as err:  # a full disk, a file-size limit, a folder made read-only
+        if args.verbose:
+            raise
+        where = f" ({err.filename})" if err.filename else ""
+        _say(f"error: cannot write{where}: {err.strerror or err}; finished scenes are kept "
+             f"in the cache, previous outputs left as they were")
         return 1
     if args.plan:
         return 0

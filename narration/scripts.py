@@ -15,7 +15,9 @@ beat has the same marks, in the same order, in every language.
 
 from __future__ import annotations
 
+import re
 import tomllib
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,13 +90,36 @@ def _raw_beats(path: Path, data: dict) -> list[tuple[str, str]]:
         bid, text = b.get("id"), b.get("text")
         if not isinstance(bid, str) or not bid:
             raise ScriptError(path, f"beat[{i}].id", "missing or not a string")
+        if not _BEAT_ID.fullmatch(bid):
+            raise ScriptError(path, f"beat[{i}].id", f"{bid!r}: use letters, digits and _ only")
         if not isinstance(text, str) or not text.strip():
             raise ScriptError(path, f"beat.{bid}.text", "missing or empty")
         if bid in seen:
             raise ScriptError(path, f"beat.{bid}", "duplicate beat id")
         seen.add(bid)
-        out.append((bid, text.strip()))
+        out.append((bid, _clean_text(path, f"beat.{bid}.text", text)))
     return out
+
+
+_BEAT_ID = re.compile(r"[A-Za-z0-9_]+")
+MAX_BEAT_CHARS = 1000
+"""A beat is a sentence or two (the longest shipped: 300 characters); past this, split it."""
+
+
+def _clean_text(path: Path, key: str, text: str) -> str:
+    """The text with line breaks joined (a space between Latin words, none between
+    Chinese characters); control characters and overlong beats refused."""
+    bad = next((c for c in text if unicodedata.category(c) == "Cc" and c not in "\n\t\r"),
+               None)
+    if bad is not None:
+        raise ScriptError(path, key, f"control character U+{ord(bad):04X} in the text")
+    text = re.sub(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s*\n\s*(?=[\u3000-\u9fff\uff00-\uffef])",
+                  "", text.strip())
+    text = re.sub(r"\s+", " ", text)
+    if len(text) > MAX_BEAT_CHARS:
+        raise ScriptError(path, key, f"{len(text)} characters; a beat is a sentence or two "
+                                     f"(at most {MAX_BEAT_CHARS}): split it into beats")
+    return text
 
 
 def _resolve(path: Path, key: str, template: str, facts: Mapping[str, FactValue], lang: str,

@@ -9,7 +9,10 @@ from pathlib import Path
 import av
 import imageio_ffmpeg
 
-FFMPEG = imageio_ffmpeg.get_ffmpeg_exe()
+try:
+    FFMPEG = imageio_ffmpeg.get_ffmpeg_exe()
+except RuntimeError:  # no bundled binary and none on PATH: check_ffmpeg says so
+    FFMPEG = "ffmpeg"
 
 # ISO 639-2 codes for the subtitle and audio language tags
 LANG_TAGS = {"zh": "chi", "en": "eng"}
@@ -17,6 +20,18 @@ LANG_TAGS = {"zh": "chi", "en": "eng"}
 
 class MediaError(RuntimeError):
     pass
+
+
+def check_ffmpeg() -> str | None:
+    """Why the bundled ffmpeg cannot be used, or None when it runs."""
+    try:
+        proc = subprocess.run([FFMPEG, "-hide_banner", "-version"], capture_output=True,
+                              text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"{FFMPEG} does not run ({err})"
+    if proc.returncode != 0 or "ffmpeg version" not in proc.stdout:
+        return f"{FFMPEG} does not run (exit {proc.returncode}: {proc.stderr.strip()[-200:]})"
+    return None
 
 
 def run_ffmpeg(args: list[str]) -> None:

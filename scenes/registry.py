@@ -37,6 +37,10 @@ def discover(root: Path = SCENES_DIR) -> list[SceneInfo]:
                         and isinstance(stmt.targets[0], ast.Name)
                         and stmt.targets[0].id == "scene_id"
                         and isinstance(stmt.value, ast.Constant)):
+                    if stmt.value.value != m.group(2):
+                        raise ValueError(f"{path}: scene_id {stmt.value.value!r} differs from "
+                                         f"the file's name ({m.group(2)!r}); output files "
+                                         f"are named after it")
                     found.append(SceneInfo(stmt.value.value, int(m.group(1)), path, node.name))
     found.sort(key=lambda s: s.order)
     ids = [s.scene_id for s in found]

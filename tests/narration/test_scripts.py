@@ -73,6 +73,14 @@ def test_unknown_placeholder_names_file_and_beat(tmp_path):
          "beat.a"),
         ('[[beat]]\nid = "a"\ntext = "x"\n', "title"),
         ('title = "t"\nscreen = 3\n[[beat]]\nid = "a"\ntext = "x"\n', "screen"),
+        ('title = "t"\n[[beat]]\nid = "a"\ntext = "   "\n', "beat.a.text"),
+        ('title = "t"\n[[beat]]\nid = "a"\ntext = "?! ..."\n', "beat.a.text"),
+        ('title = "t"\n[[beat]]\nid = "a"\ntext = "Bell \\u0007 here."\n', "beat.a.text"),
+        ('title = "t"\n[[beat]]\nid = "a"\ntext = "' + "word " * 300 + '"\n', "beat.a.text"),
+        ('title = "t"\n[[beat]]\nid = "../x"\ntext = "x"\n', "beat[1].id"),
+        ('title = "t"\n[[beat]]\nid = "a"\ntext = "Value {x"\n', "beat.a.text"),
+        ('title = "t"\n[[beat]]\nid = "a"\ntext = "Value {x:bogus}"\n', "beat.a.text"),
+        ('title = "t"\n[[beat]]\nid = "a"\ntext = "Value {__class__}"\n', "beat.a.text"),
     ],
 )
 def test_bad_files(tmp_path, body, key):
@@ -81,3 +89,18 @@ def test_bad_files(tmp_path, body, key):
         load_script("s", "en", FACTS, tmp_path)
     assert err.value.key == key
     assert str(err.value).startswith(f"{path}: {key}: ")
+
+
+@pytest.mark.parametrize(("text", "spoken"), [
+    ('"-v --help is not an option."', "-v --help is not an option."),
+    ("'He said \"hi\" and left.'", 'He said "hi" and left.'),
+    ('"""Line one.\n   Line two."""', "Line one. Line two."),
+])
+def test_odd_but_valid_texts_are_read_as_text(tmp_path, text, spoken):
+    write(tmp_path, "en", "s", f'title = "t"\n[[beat]]\nid = "a"\ntext = {text}\n')
+    assert load_script("s", "en", FACTS, tmp_path).beats[0].text.spoken == spoken
+
+
+def test_chinese_lines_join_without_a_space(tmp_path):
+    write(tmp_path, "zh", "s", 'title = "t"\n[[beat]]\nid = "a"\ntext = """第一行\n第二行。"""\n')
+    assert load_script("s", "zh", FACTS, tmp_path).beats[0].text.spoken == "第一行第二行。"
