@@ -57,9 +57,16 @@ def _say(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad option is one line (naming it) and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_BAD_INPUT, f"error: {message} (see {self.prog} --help)\n")
+
+
 def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Namespace:
     ids = ", ".join(s.scene_id for s in scenes)
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="render.py",
         description="Render the Query/Key/Value explainer as narrated, subtitled MP4 videos.",
         epilog=(f"Scenes, in order: {ids}.\n"
@@ -161,7 +168,11 @@ def list_scenes(all_scenes: list[SceneInfo]) -> int:
     facts = build_facts(numbers, derive(numbers))
     for s in all_scenes:
         titles = " / ".join(load_script(s.scene_id, lang, facts).title for lang in LANGS)
-        print(f"{s.scene_id:<16} {titles}")
+        try:
+            print(f"{s.scene_id:<16} {titles}", flush=True)
+        except BrokenPipeError:  # `render.py --list | head`
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the interpreter's exit
+            return 0
     return 0
 
 
@@ -195,7 +206,7 @@ def take_lock(out: Path):
 
 def clean(argv: list[str]) -> int:
     """``render.py clean [--out DIR] [--cache DIR]``: remove outputs and caches."""
-    p = argparse.ArgumentParser(prog="render.py clean",
+    p = _Parser(prog="render.py clean",
                                 description="Remove the outputs (OUT/zh, OUT/en, "
                                             "OUT/index.html, work files) and the build cache.")
     p.add_argument("--out", type=Path, default=Path("output"), metavar="DIR")

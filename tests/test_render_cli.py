@@ -35,6 +35,24 @@ def test_list_shows_every_scene_with_titles():
     assert all(" / " in line for line in lines)
 
 
+@pytest.mark.parametrize(("args", "option"), [
+    (["--lang", "fr"], "--lang"),
+    (["--quality", "8k"], "--quality"),
+    (["--tts", "siri"], "--tts"),
+    (["--jobs", "0"], "--jobs"),
+    (["--jobs", "two"], "--jobs"),
+    (["--clip-height", "721"], "--clip-height"),
+    (["--no-clips", "--silent-clips"], "--silent-clips"),
+    (["--bogus"], "--bogus"),
+])
+def test_a_bad_option_is_one_line_naming_it(tmp_path, args, option):
+    p = run(*args, "--out", str(tmp_path / "out"))
+    assert p.returncode == 2
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and option in lines[0], p.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_unknown_scene_is_refused():
     p = run("--scenes", "worked_example,nope", "--out", "unused")
     assert p.returncode == 2
