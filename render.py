@@ -230,7 +230,7 @@ def clean(argv: list[str]) -> int:
                 target.unlink()
                 gone.append(str(target))
     if not args.keep_cache:
-        for sub in ("audio", "scenes"):
+        for sub in ("audio", "scenes", "segments"):
             target = args.cache / sub
             if target.is_dir():
                 shutil.rmtree(target)

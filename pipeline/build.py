@@ -16,6 +16,7 @@ So a run with nothing changed synthesizes nothing, renders nothing and rewrites 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 import uuid
@@ -39,6 +40,7 @@ from pipeline import clips as scene_clips
 from pipeline.config import BuildConfig, Inputs
 from pipeline.progress import BuildProgress, Timer
 from pipeline.scene_render import QUALITIES, RenderedScene, RenderPool
+from pipeline.segments import SegmentStore
 from pipeline.store import Entry, Lookup, Probe, SceneStore
 from scenes.context import script_digest
 from scenes.contract import BeatPlan, ScenePlan
@@ -351,8 +353,6 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     total = total_frames / fps
 
     with Timer(progress, "soundtrack and subtitles"):
-        picture = work / "picture.mp4"
-        media.concat_videos([j.entry.picture for j in jobs if j.entry], picture)
         audio = work / "narration.wav"
         soundtrack.build([(p.start, p.clip.path) for p in placed], total, audio)
         beats = [(p.text.display, display_words(p.text, p.clip.words), p.start,
@@ -365,16 +365,21 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         meta = work / "chapters.txt"
         meta.write_text(media.ffmetadata_chapters(chapters, video_title(lang)), "utf-8")
 
+    segments = SegmentStore(config.cache / "segments")
     with Timer(progress, "master") as t_master:
         voice = work / "narration.loud.wav"
         raw = loudness.measure(audio)
         loudness.normalize(audio, voice)
-        media.encode_master(picture, voice,
+        segs = encode_all(segments, "master", jobs, fps, None, config.jobs)
+        video = work / "video-only.mp4"
+        media.join_segments(segs, video)
+        media.encode_master(video, voice,
                             [media.SubtitleTrack(staged / "video.srt", lang, True),
                              media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
-                            meta, fps, staged / "video.mp4")
+                            meta, staged / "video.mp4")
         final = loudness.measure(staged / "video.mp4")
-    say(f"[{lang}] master encoded in {t_master.seconds:.1f} s: "
+    say(f"[{lang}] master in {t_master.seconds:.1f} s ({segments.made} scene segment(s) "
+        f"encoded, {segments.reused} reused): "
         f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
     if config.burn_subs:
         with Timer(progress, "burned subtitles") as t:
@@ -390,11 +395,12 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                 assert job.entry is not None
                 spans.append(scene_clips.SceneSpan(
                     sc.scene_id, sc.title, c[0], c[1], " ".join(p.text.display for p in mine),
-                    mine[0].end, mine[-1].end, job.entry.picture))
+                    mine[0].end, mine[-1].end))
+            pictures = encode_all(segments, "clip", jobs, fps, config.clip_height,
+                                  config.jobs)
             made = scene_clips.write_clips(
                 staged / "clips", work / "clips", voice, fps, spans,
-                [(lang, cues), (other, other_cues)], height=config.clip_height,
-                silent=config.silent_clips)
+                [(lang, cues), (other, other_cues)], pictures, silent=config.silent_clips)
             scene_clips.write_deck(made, video_title(lang), staged / "slides.pptx")
         say(f"[{lang}] {len(made)} scene clips and slides.pptx in {t.seconds:.1f} s")
 
@@ -427,13 +433,17 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     }
     atomic.write_json(staged / "manifest.json", manifest)
     with Timer(progress, "report") as t_report:
+        stills = measure_stills(config.cache / "segments", jobs, fps, config.jobs)
         report = quality.build_report(
-            lang, picture, [(p.start, p.start + p.clip.duration) for p in placed], cues,
+            lang, None, [(p.start, p.start + p.clip.duration) for p in placed], cues,
             beats, [(j.info.scene_id, c[0], c[1], j.entry.times.warnings,
                      j.entry.times.layout) for j, c in zip(jobs, chapters, strict=True)
-                    if j.entry], fps)
+                    if j.entry], fps,
+            spans=quality.join_spans([(c[0], st) for c, st in zip(chapters, stills,
+                                                                   strict=True)]))
     report["seconds_to_measure"] = round(t_report.seconds, 2)
     atomic.write_json(staged / "report.json", report)
+    segments.prune()
     for line in quality.summary(report):
         say(f"[{lang}] {line}")
     files = {p.relative_to(staged).as_posix(): p.stat().st_size
@@ -442,6 +452,44 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     atomic.replace_dir(staged, config.out / lang)
     shutil.rmtree(work, ignore_errors=True)  # the joined picture and wavs: not needed again
     say(f"[{lang}] wrote {config.out / lang / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")
+
+
+def measure_stills(root: Path, jobs: list[SceneJob], fps: int, workers: int
+                   ) -> list[list[tuple[float, float]]]:
+    """Each scene picture's still stretches, measured on its frames (cached by its key)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(job: SceneJob) -> list[tuple[float, float]]:
+        assert job.entry is not None
+        path = root / "stills" / f"{job.entry.key}-{fps}.json"
+        try:
+            spans = [(float(a), float(b)) for a, b in json.loads(path.read_text("utf-8"))]
+            os.utime(path)  # in use: kept by pruning
+            return spans
+        except (OSError, ValueError, TypeError):
+            spans, _ = quality.still_frames(job.entry.picture, fps=fps)
+            atomic.write_json(path, [list(x) for x in spans])
+            return spans
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        return list(pool.map(one, jobs))
+
+
+def encode_all(segments: SegmentStore, kind: str, jobs: list[SceneJob], fps: int,
+               height: int | None, workers: int) -> list[Path]:
+    """Each scene's picture encoded as H.264 (cached): master segments (``height`` None)
+    or clip pictures scaled to ``height``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(job: SceneJob) -> Path:
+        assert job.entry is not None
+        picture = job.entry.picture
+        parts = [job.entry.key, fps, height, media.x264_args(fps), versions()]
+        return segments.get(kind, parts, lambda out: media.encode_picture(
+            picture, fps, out, height=height))
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        return list(pool.map(one, jobs))
 
 
 # -- the whole build ----------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Scene clips for slides: one MP4 per scene with its own voice and both subtitle tracks,
 posters of its first and last frame, and a PowerPoint deck embedding them.
 
-Clips are encoded from each scene's own picture (so their durations add up to the
-video's), with the voice cut at the scene's start, at ``CLIP_HEIGHT`` by default: large
+Clips are each scene's own picture, scaled and encoded once (and cached), so their
+durations add up to the video's, with the voice cut at the scene's start; ``CLIP_HEIGHT``
+by default: large
 PowerPoint decks stop playing full-HD video (manim-slides #392).
 
 Posters: a scene opens on an empty frame (its title is being written) and closes with a
@@ -56,17 +57,16 @@ class SceneSpan:
     narration: str
     first_beat_end: float  # seconds in the video
     last_beat_end: float
-    picture: Path  # the scene's own picture
 
 
 def write_clips(out_dir: Path, work: Path, voice: Path, fps: int,
                 scenes: Sequence[SceneSpan], tracks: Sequence[tuple[str, Sequence[Cue]]],
-                height: int = CLIP_HEIGHT, silent: bool = False) -> list[SceneClip]:
-    """One clip per scene; ``tracks`` are (lang, cues), the first being the clip's own
-    language. Returns what was written."""
+                pictures: Sequence[Path], silent: bool = False) -> list[SceneClip]:
+    """One clip per scene from its encoded, scaled ``pictures`` (one per scene); ``tracks``
+    are (lang, cues), the first being the clip's own language. Returns what was written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     made = []
-    for k, span in enumerate(scenes, 1):
+    for k, (span, picture) in enumerate(zip(scenes, pictures, strict=True), 1):
         scene_id, title, start, end = span.scene_id, span.title, span.start, span.end
         stem = f"{k:02d}_{scene_id}"
         frames = max(1, round((end - start) * fps))
@@ -77,7 +77,7 @@ def write_clips(out_dir: Path, work: Path, voice: Path, fps: int,
                                  path, "srt")
             subs.append(media.SubtitleTrack(path, lang, not subs))
         video = out_dir / f"{stem}.mp4"
-        media.encode_clip(span.picture, voice, start, subs, frames, fps, height, video)
+        media.mux_clip(picture, voice, start, frames, fps, subs, video)
         first, last = out_dir / f"{stem}.first.png", out_dir / f"{stem}.last.png"
         frame = 1 / fps
         media.frame_png(video, max(0.0, span.first_beat_end - start - frame), first)
@@ -85,7 +85,7 @@ def write_clips(out_dir: Path, work: Path, voice: Path, fps: int,
         quiet = None
         if silent:
             quiet = out_dir / f"{stem}.silent.mp4"
-            media.encode_clip(span.picture, None, start, subs, frames, fps, height, quiet)
+            media.mux_clip(picture, None, start, frames, fps, subs, quiet)
         made.append(SceneClip(k, scene_id, title, start, end, span.narration, video, first,
                               last, quiet))
     return made

@@ -19,7 +19,7 @@ class BuildConfig:
     """How to build: everything the command line decides, nothing else."""
 
     out: Path
-    cache: Path  # root of the build cache: audio/, scenes/
+    cache: Path  # root of the build cache: audio/, scenes/, segments/
     quality: str = "high"
     jobs: int = 2
     burn_subs: bool = False

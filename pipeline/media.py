@@ -176,73 +176,64 @@ AAC_ARGS = ["-c:a", "aac", "-aac_coder", "fast", "-profile:a", "aac_low", "-ar",
 of narration, 2.5 times as long as fast (16 s), for no audible difference at these rates."""
 
 
-def _run_parallel(commands: list[list[str]]) -> None:
-    """Run ffmpeg commands side by side (the picture's encode and the audio's)."""
-    procs = [subprocess.Popen([FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                               *c], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True) for c in commands]
-    errors = []
+def encode_picture(picture: Path, fps: int, out: Path, height: int | None = None,
+                   preset: str | None = None) -> None:
+    """``picture`` (a scene's held-frame picture) as H.264 at a constant ``fps``, scaled to
+    ``height`` if given, no sound: a segment of the master, or a clip's picture."""
+    scale = ["-vf", f"scale=-2:{height}:flags=lanczos"] if height else []
+    run_ffmpeg(["-i", str(picture), "-map", "0:v:0", *scale, *x264_args(fps),
+                *(["-preset", preset] if preset else []), "-an", str(out)])
+
+
+def join_segments(segments: list[Path], out: Path) -> None:
+    """H.264 segments of identical settings joined without re-encoding."""
+    concat_videos(segments, out)
+
+
+def encode_master(video: Path, audio: Path, tracks: list[SubtitleTrack], metadata: Path,
+                  out: Path) -> None:
+    """The platform master: ``video`` (H.264 High, yuv420p, BT.709, closed GOPs of at most
+    half a second, 2 B-frames, CRF 18: the scenes' segments, joined) with AAC-LC 48 kHz
+    stereo from ``audio``, one mov_text track per language (the first default), chapters
+    from ``metadata``, fast start."""
+    sound = out.with_name(f".{out.stem}.m4a")
     try:
-        for p in procs:
-            _out, err = p.communicate()
-            if p.returncode != 0:
-                errors.append(f"ffmpeg failed ({p.returncode}): {err.strip()[-800:]}")
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-    if errors:
-        raise MediaError(errors[0])
-
-
-def encode_master(picture: Path, audio: Path, tracks: list[SubtitleTrack], metadata: Path,
-                  fps: int, out: Path) -> None:
-    """The platform master: the picture encoded once by libx264 (High, yuv420p, BT.709,
-    closed GOP of half the frame rate, 2 B-frames, CRF 18), AAC-LC 48 kHz stereo, one
-    mov_text track per language (the first default), chapters from ``metadata``, fast start.
-
-    Picture and sound are encoded at the same time by two processes, then joined without
-    re-encoding.
-    """
-    video, sound = out.with_name(f".{out.stem}.video.mp4"), out.with_name(f".{out.stem}.m4a")
-    try:
-        _run_parallel([
-            ["-i", str(picture), "-map", "0:v:0", *x264_args(fps), "-an", str(video)],
-            ["-i", str(audio), "-map", "0:a:0", *AAC_ARGS, "-b:a", "192k", "-vn", str(sound)],
-        ])
+        run_ffmpeg(["-i", str(audio), "-map", "0:a:0", *AAC_ARGS, "-b:a", "192k", "-vn",
+                    str(sound)])
         sub_inputs, sub_maps, sub_opts = _subtitle_args(tracks, first_input=2)
         meta_index = len(tracks) + 2
         run_ffmpeg([
             "-i", str(video), "-i", str(sound), *sub_inputs, "-i", str(metadata),
             "-map", "0:v:0", "-map", "1:a:0", *sub_maps,
             "-map_metadata", str(meta_index), "-map_chapters", str(meta_index),
-            "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text", *sub_opts,
+            # Subtitle time base in ms: with the picture copied, the muxer otherwise gave
+            # the QT chapter track durations past 32 bits and dropped it.
+            "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text", "-time_base:s", "1/1000",
+            *sub_opts,
             "-metadata:s:a:0", f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}",
             "-movflags", "+faststart", str(out),
         ])
     finally:
-        video.unlink(missing_ok=True)
         sound.unlink(missing_ok=True)
 
 
-def encode_clip(picture: Path, voice: Path | None, voice_start: float,
-                tracks: list[SubtitleTrack], frames: int, fps: int, height: int,
-                out: Path) -> None:
-    """A scene's own ``picture`` (``frames`` frames), scaled to ``height``, with ``voice``
-    from ``voice_start`` s for as long (none: a silent clip) and the subtitle tracks."""
+def mux_clip(video: Path, voice: Path | None, voice_start: float, frames: int, fps: int,
+             tracks: list[SubtitleTrack], out: Path) -> None:
+    """A scene clip: its encoded ``video`` (``frames`` frames, copied), ``voice`` from
+    ``voice_start`` s for as long (none: a silent clip) and the subtitle tracks."""
     dur = frames / fps
-    inputs = ["-i", str(picture)]
+    inputs = ["-i", str(video)]
     maps = ["-map", "0:v:0"]
     audio: list[str] = ["-an"]
     if voice is not None:
         inputs += ["-ss", f"{voice_start:.6f}", "-t", f"{dur:.6f}", "-i", str(voice)]
         maps += ["-map", "1:a:0"]
-        audio = [*AAC_ARGS, "-b:a", "160k", "-af", "apad", "-metadata:s:a:0",
+        audio = [*AAC_ARGS, "-b:a", "160k", "-af", "apad", "-t", f"{dur:.6f}",
+                 "-metadata:s:a:0",
                  f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}"]
     sub_inputs, sub_maps, sub_opts = _subtitle_args(tracks, first_input=1 + (voice is not None))
     inputs += sub_inputs
     maps += sub_maps
-    run_ffmpeg([*inputs, *maps, "-vf", f"scale=-2:{height}:flags=lanczos",
-                *x264_args(fps), "-frames:v", str(frames), "-t", f"{dur:.6f}",
-                "-preset", "veryfast", *audio, "-c:s", "mov_text", *sub_opts,
+    run_ffmpeg([*inputs, *maps, "-c:v", "copy", *audio, "-c:s", "mov_text",
+                "-time_base:s", "1/1000", *sub_opts,
                 "-map_chapters", "-1", "-movflags", "+faststart", str(out)])

@@ -147,7 +147,7 @@ def _luma(frame) -> np.ndarray:
 
 def still_frames(video: Path, threshold: int = 12, fps: float | None = None
                  ) -> tuple[list[tuple[float, float]], float]:
-    """Stretches (start, end seconds) in which consecutive frames do not differ, and fps.
+    """Stretches (start, end seconds) in which no frame differs from the first, and fps.
 
     Frames are compared in brightness, summed over 4x4-pixel blocks (so a thin line that
     moves still shows): a block counts as changed when its mean differs by more than
@@ -160,46 +160,64 @@ def still_frames(video: Path, threshold: int = 12, fps: float | None = None
 
     spans: list[tuple[float, float]] = []
     limit = threshold * 16
+
+    def same(img: np.ndarray, ref: np.ndarray) -> bool:
+        diff = img - ref
+        if not np.any(np.abs(diff) > threshold):  # fast path: nothing at all
+            return True
+        h, w = (diff.shape[0] // 4) * 4, (diff.shape[1] // 4) * 4
+        # Block sums by strided adds (numpy's reshape-sum is 7x slower here).
+        sums = sum(diff[i:h:4, j:w:4].astype(np.int32) for i in range(4) for j in range(4))
+        return not np.any(np.abs(sums) > limit)
+
     with av.open(str(video)) as c:
         stream = c.streams.video[0]
         stream.thread_type = "AUTO"
         fps = fps or float(stream.guessed_rate or stream.average_rate)
         total = round(float(c.duration / av.time_base) * fps) if c.duration else None
-        prev = None
-        prev_at = 0
-        run_start = None
+        # Each frame is compared with the first frame of the stretch it may extend, not
+        # with the frame before: a slow fade, a little change per frame, is not still.
+        ref: np.ndarray | None = None
+        ref_at = last_at = 0
         for frame in c.decode(stream):
-            at = round(float(frame.time) * fps) if frame.time is not None else prev_at + 1
+            at = round(float(frame.time) * fps) if frame.time is not None else last_at + 1
+            last_at = at
             img = _luma(frame)
-            if prev is not None:
-                if at - prev_at > 1 and run_start is None:  # the previous frame was held
-                    run_start = prev_at
-                diff = img - prev
-                same = not np.any(np.abs(diff) > threshold)  # fast path: nothing at all
-                if not same:
-                    h, w = (diff.shape[0] // 4) * 4, (diff.shape[1] // 4) * 4
-                    # Block sums by strided adds (numpy's reshape-sum is 7x slower here).
-                    sums = sum(diff[i:h:4, j:w:4].astype(np.int32)
-                               for i in range(4) for j in range(4))
-                    same = not np.any(np.abs(sums) > limit)
-                if same and run_start is None:
-                    run_start = at - 1
-                elif not same and run_start is not None:
-                    spans.append((run_start / fps, at / fps))
-                    run_start = None
-            prev, prev_at = img, at
-        end = max(total or 0, prev_at + 1)
-        if prev is not None and run_start is None and end - prev_at > 1:
-            run_start = prev_at
-        if run_start is not None:
-            spans.append((run_start / fps, end / fps))
+            if ref is None:
+                ref, ref_at = img, at
+            elif not same(img, ref):
+                if at - ref_at > 1:
+                    spans.append((ref_at / fps, at / fps))
+                ref, ref_at = img, at
+        end = max(total or 0, last_at + 1)
+        if ref is not None and end - ref_at > 1:
+            spans.append((ref_at / fps, end / fps))
     return spans, fps
 
 
-def frozen_report(video: Path, speech: Sequence[tuple[float, float]],
-                  fps: float | None = None) -> dict:
-    """Frozen stretches of ``video`` while the voice speaks (``speech`` intervals, s)."""
-    spans, _fps = still_frames(video, fps=fps)
+def join_spans(per_scene: Sequence[tuple[float, Sequence[tuple[float, float]]]]
+               ) -> list[tuple[float, float]]:
+    """Still stretches of the whole video from each scene's (offset, stretches): shifted,
+    and joined where one scene's last stretch runs into the next one's first."""
+    out: list[tuple[float, float]] = []
+    for offset, spans in per_scene:
+        for a, b in spans:
+            a, b = a + offset, b + offset
+            if out and abs(out[-1][1] - a) < 1e-6:
+                out[-1] = (out[-1][0], b)
+            else:
+                out.append((a, b))
+    return out
+
+
+def frozen_report(video: Path | None, speech: Sequence[tuple[float, float]],
+                  fps: float | None = None,
+                  spans: Sequence[tuple[float, float]] | None = None) -> dict:
+    """Frozen stretches of ``video`` while the voice speaks (``speech`` intervals, s);
+    ``spans``, if given, are its still stretches already measured."""
+    if spans is None:
+        assert video is not None
+        spans, _fps = still_frames(video, fps=fps)
     stills = [(a, b) for a, b in still_while_speaking(spans, speech) if b - a >= STILL_REPORTED]
     return {
         "limit_s": HOLD_LIMIT,
@@ -211,12 +229,13 @@ def frozen_report(video: Path, speech: Sequence[tuple[float, float]],
     }
 
 
-def build_report(lang: str, picture: Path, speech: Sequence[tuple[float, float]],
+def build_report(lang: str, picture: Path | None, speech: Sequence[tuple[float, float]],
                  cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, float]],
                  scenes: Sequence[tuple[str, float, float, Sequence[str], Sequence[str]]],
-                 fps: float | None = None) -> dict:
+                 fps: float | None = None,
+                 spans: Sequence[tuple[float, float]] | None = None) -> dict:
     """The whole report: frozen stretches, cues, and per scene its length and warnings."""
-    frozen = frozen_report(picture, speech, fps)
+    frozen = frozen_report(picture, speech, fps, spans)
     for st in frozen["stretches"]:
         st["scene"] = next((sid for sid, a, b, _w, _l in scenes if a <= st["start"] < b), "?")
     return {

@@ -169,8 +169,17 @@ def test_master_is_what_platforms_take(rendered, lang):
         assert (cc.color_primaries, cc.color_trc, cc.colorspace) == (1, 1, 1)  # BT.709
         fps = float(v.average_rate)
         keys = [float(pk.pts * v.time_base) for pk in c.demux(v) if pk.is_keyframe]
-        gaps = {round(b - a_, 3) for a_, b in itertools.pairwise(keys)}
-        assert gaps == {round((fps // 2) / fps, 3)}, gaps  # closed GOP of half the rate
+        gop = fps // 2  # frames
+        gaps = [round((b - a_) * fps) for a_, b in itertools.pairwise(keys)]
+        assert max(gaps) == gop, gaps  # closed GOPs of half the rate at most
+        # ... each scene starts on a keyframe (the master joins per-scene segments)
+        manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+        starts = [round(sc["start"], 3) for sc in manifest["scenes"]]
+        assert all(any(abs(k - st) < 1.5 / fps for k in keys) for st in starts), (keys, starts)
+        # ... and within a scene every GOP is exactly half a second
+        inner = [g for (k0, k1), g in zip(itertools.pairwise(keys), gaps, strict=True)
+                 if not any(abs(k1 - st) < 1.5 / fps for st in starts)]
+        assert set(inner) == {gop}, inner
         assert (a.codec_context.profile, a.rate, a.channels) == ("LC", 48000, 2)
         subs = [s for s in c.streams if s.type == "subtitle"]
         assert [bool(s.disposition & av.stream.Disposition.default) for s in subs] == [

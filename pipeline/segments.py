@@ -1,0 +1,75 @@
+"""Encoded video per scene, cached by what it is made from.
+
+The master's picture is the scenes' H.264 segments joined without re-encoding, and each
+scene clip's picture is its scene scaled and encoded once; both are kept under a key of the
+scene picture's own key and the encoding settings. So after a changed number or sentence
+only the scenes that changed are encoded again; the sound, subtitles and chapters, which
+span the whole video, are muxed anew each time (that takes seconds).
+
+A file is written under a temporary name and renamed into place, then recorded with its
+size in ``<key>.json``: a segment without that record, or of another size, is never used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from narration.atomic import atomic_path, atomic_write_text
+from scenes.recording import digest
+
+KEEP_DAYS = 30.0
+
+
+class SegmentStore:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.made = 0
+        self.reused = 0
+        self.used: set[Path] = set()
+
+    def get(self, kind: str, parts: object, make: Callable[[Path], None]) -> Path:
+        """The cached file for ``parts`` (anything digestible), made by ``make(path)`` on a
+        miss."""
+        key = digest([kind, parts])
+        path = self.root / kind / f"{key}.mp4"
+        meta = path.with_suffix(".json")
+        try:
+            if json.loads(meta.read_text("utf-8"))["size"] == path.stat().st_size:
+                self.reused += 1
+                self.used.add(path)
+                os.utime(meta)
+                return path
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        meta.unlink(missing_ok=True)
+        with atomic_path(path) as tmp:
+            out = tmp.with_suffix(".mp4")  # ffmpeg picks the container by the suffix
+            try:
+                make(out)
+                out.replace(tmp)
+            finally:
+                out.unlink(missing_ok=True)
+        atomic_write_text(meta, json.dumps({"size": path.stat().st_size}))
+        self.made += 1
+        self.used.add(path)
+        return path
+
+    def prune(self, older_than_days: float = KEEP_DAYS) -> None:
+        """Remove segments unused by this run and untouched for ``older_than_days``."""
+        now = time.time()
+        for meta in self.root.glob("*/*.json") if self.root.is_dir() else ():
+            video = meta.with_suffix(".mp4")
+            if video in self.used or now - meta.stat().st_mtime < older_than_days * 86400:
+                continue
+            video.unlink(missing_ok=True)
+            meta.unlink(missing_ok=True)
+        for stills in self.root.glob("stills/*.json") if self.root.is_dir() else ():
+            if now - stills.stat().st_mtime > older_than_days * 86400:
+                stills.unlink(missing_ok=True)
+        for video in self.root.glob("*/*.mp4") if self.root.is_dir() else ():
+            if not video.with_suffix(".json").exists() and now - video.stat().st_mtime > 3600:
+                video.unlink(missing_ok=True)  # its record never got written: never trusted
