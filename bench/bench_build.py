@@ -113,8 +113,9 @@ def summary(stderr: str) -> str:
     return next((x for x in stderr.splitlines() if x.startswith("summary: ")), "?")[9:]
 
 
-def render(args: list[str], out: Path, cache: Path) -> dict:
-    wall, _mb, err = run_measured([sys.executable, str(ROOT / "render.py"), "--tts", "offline",
+def render(args: list[str], out: Path, cache: Path, tts: str | None = "offline") -> dict:
+    voice = ["--tts", tts] if tts else []
+    wall, _mb, err = run_measured([sys.executable, str(ROOT / "render.py"), *voice,
                                    "--out", str(out), "--cache", str(cache), *args])
     peaks = [json.loads(p.read_text("utf-8")).get("peak_rss_mb", 0.0)
              for p in (cache / "scenes").glob("*/*/*/entry.json")]
@@ -174,6 +175,8 @@ def main() -> int:
         out, cache = work / "out-jobs2", work / "cache-jobs2"
         inc["nochange"] = render(["--lang", "all", *low], out, cache)
         say(f"[low] no change: {inc['nochange']['wall']:.2f} s")
+        inc["nochange_auto"] = render(["--lang", "all", *low], out, cache, tts=None)
+        say(f"[low] no change, default voice (auto): {inc['nochange_auto']['wall']:.2f} s")
         numbers = work / "numbers.toml"
         text = DEFAULT_NUMBERS.read_text("utf-8")
         changed = text.replace("V = [[1, 2], [3, 0], [0, 1]]", "V = [[1, 2], [3, 0], [0, 2]]",
@@ -241,6 +244,7 @@ def report(rows: dict, inc: dict, ids: list[str]) -> str:
         ]
         names = {"jobs1": "first build, `--jobs 1`", "jobs2": "first build, `--jobs 2`",
                  "nochange": "rerun, nothing changed",
+                 "nochange_auto": "rerun, nothing changed, default `--tts auto` (no network)",
                  "number": "one number of the worked example changed (V[2][1] 1 -> 2)",
                  "sentence": "one sentence added to the softmax scene (zh only)"}
         for k, label in names.items():
