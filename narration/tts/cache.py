@@ -55,6 +55,12 @@ class AudioCache:
         """
         voice = voice or engine.default_voice(lang)
         rate = DEFAULT_RATE if rate is None else rate
+        for eng, v in getattr(engine, "cached_first", lambda _v: [])(voice):
+            clip = self.lookup(eng.name, text, v, rate)
+            if clip is not None:
+                if hasattr(engine, "last_engine"):
+                    engine.last_engine = eng
+                return clip
         return route(engine, lambda eng, v: self._get_or_make(eng, text, v, rate), voice)
 
     def lookup(self, engine_name: str, text: str, voice: str, rate: int | str) -> Clip | None:

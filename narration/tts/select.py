@@ -126,6 +126,15 @@ class AutoEngine:
         """The online engine's voice for ``lang``."""
         return self.online.default_voice(lang)
 
+    def cached_first(self, voice: str) -> list[tuple[Engine, str]]:
+        """Where a clip for ``voice`` may be cached already, best first: the online voice,
+        then the offline one. A beat cached by either is used without touching the
+        network, so a rerun with nothing changed never waits for the online voice."""
+        lang = lang_of_voice(voice)
+        offline = getattr(self.offline, "engine_for", None)
+        concrete = offline(lang) if offline else self.offline
+        return [(self.online, voice), (concrete, concrete.default_voice(lang))]
+
     def offline_voice(self, voice: str) -> str:
         """The offline engine's voice for the language of ``voice``."""
         return self.offline.default_voice(lang_of_voice(voice))
