@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -105,9 +106,13 @@ class Summary:
 
 
 # -- voice --------------------------------------------------------------------------------
+def _stderr(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
 def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache,
-               say=print) -> dict[tuple[str, str], Clip]:
-    """One clip per beat (cached)."""
+               say=_stderr) -> dict[tuple[str, str], Clip]:
+    """One clip per beat (cached); progress through ``say`` (default: stderr)."""
     beats = [(s.scene_id, b) for s in scripts for b in s.beats]
     clips: dict[tuple[str, str], Clip] = {}
     t0 = time.monotonic()
