@@ -204,3 +204,11 @@ def test_plan_on_a_fresh_output_does_nothing(tmp_path):
     assert "rebuild" in p.stderr and "beat(s) to synthesize" in p.stderr
     assert not (cache / "audio").exists() or not any((cache / "audio").iterdir())
     assert not (out / "zh").exists()
+
+
+def test_an_unwritable_output_directory_is_one_line_and_exit_2():
+    """/proc refuses new folders even to root (CI runs as root, so chmod would not do)."""
+    p = run("--out", "/proc/qkv-explainer-out", "--scenes", "hook", "--tts", "offline")
+    assert p.returncode == 2
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "--out" in lines[0] and "cannot write" in lines[0], p.stderr
