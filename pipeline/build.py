@@ -15,6 +15,7 @@ So a run with nothing changed synthesizes nothing, renders nothing and rewrites 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -51,6 +52,7 @@ from scenes.registry import SceneInfo
 BUILD_FORMAT = 1
 
 
+@functools.cache
 def versions() -> dict[str, str]:
     """The tools whose versions change a picture or a master."""
     out = {}
@@ -232,6 +234,7 @@ def other_lang(lang: str) -> str:
     return next(x for x in LANGS if x != lang)
 
 
+@functools.cache
 def pipeline_code() -> dict[str, str]:
     """Digests of the code and data that turn pictures and audio into the outputs."""
     files = sorted([*PROJECT.glob("pipeline/*.py"), *PROJECT.glob("narration/*.py"),
@@ -377,7 +380,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         loudness.normalize(audio, voice)
         segs = encode_all(segments, "master", jobs, fps, None, config.jobs)
         video = work / "video-only.mp4"
-        media.join_segments(segs, video)
+        media.concat_videos(segs, video)
         media.encode_master(video, voice,
                             [media.SubtitleTrack(staged / "video.srt", lang, True),
                              media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],

@@ -185,11 +185,6 @@ def encode_picture(picture: Path, fps: int, out: Path, height: int | None = None
                 *(["-preset", preset] if preset else []), "-an", str(out)])
 
 
-def join_segments(segments: list[Path], out: Path) -> None:
-    """H.264 segments of identical settings joined without re-encoding."""
-    concat_videos(segments, out)
-
-
 def encode_master(video: Path, audio: Path, tracks: list[SubtitleTrack], metadata: Path,
                   out: Path) -> None:
     """The platform master: ``video`` (H.264 High, yuv420p, BT.709, closed GOPs of at most

@@ -68,11 +68,8 @@ class BuildProgress:
         if self._progress is None:
             return
         with self._lock:
-            step = done - self._done[label]
-            self._done[label] = done
             self._progress.update(self._tasks[label], completed=done)
-            assert self._overall is not None
-            self._progress.advance(self._overall, step)
+            self.scene_frames_locked(label, done)
 
     def scene_done(self, label: str, frames: int, seconds: float) -> None:
         with self._lock:

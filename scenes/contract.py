@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,9 +71,7 @@ class ScenePlan:
 
     @classmethod
     def from_json(cls, data: dict, source: str = "plan") -> ScenePlan:
-        try:
-            if data.get("format") != FORMAT:
-                raise ContractError(f"format {data.get('format')!r}, expected {FORMAT}")
+        with _reading(source, "scene plan", data):
             if data["quality"] not in QUALITIES:
                 raise ContractError(f"quality {data['quality']!r} unknown")
             beats = tuple(BeatPlan(str(b["id"]), _seconds(b["slot"]), _seconds(b["speech"]),
@@ -81,10 +81,6 @@ class ScenePlan:
                        Path(data["numbers"]), str(data["quality"]), beats,
                        Path(data["video"]), Path(data["report"]), Path(data["scratch"]),
                        bool(data.get("dry_run", False)), bool(data.get("verbose", False)))
-        except ContractError as err:
-            raise ContractError(f"{source}: {err}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise ContractError(f"{source}: malformed scene plan ({err!r})") from None
 
     def write(self, path: Path) -> None:
         atomic_write_text(path, json.dumps(self.to_json(), ensure_ascii=False))
@@ -146,9 +142,7 @@ class SceneReport:
 
     @classmethod
     def from_json(cls, data: dict, source: str = "report") -> SceneReport:
-        try:
-            if data.get("format") != FORMAT:
-                raise ContractError(f"format {data.get('format')!r}, expected {FORMAT}")
+        with _reading(source, "scene report", data):
             v = data["video"]
             video = None if v is None else VideoFile(
                 Path(v["path"]), int(v["frames"]), int(v["stored"]), int(v["fps"]),
@@ -158,10 +152,6 @@ class SceneReport:
                        {str(k): str(x) for k, x in data["inputs"].items()},
                        {str(k): str(x) for k, x in data["code"].items()}, video,
                        float(data["seconds"]), float(data.get("peak_rss_mb", 0.0)))
-        except ContractError as err:
-            raise ContractError(f"{source}: {err}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise ContractError(f"{source}: malformed scene report ({err!r})") from None
 
     def write(self, path: Path) -> None:
         atomic_write_text(path, json.dumps(self.to_json(), ensure_ascii=False))
@@ -196,6 +186,20 @@ class SceneReport:
             raise ContractError(f"{where}: {v.frames} frames, but the scene lasted "
                                 f"{rep.times.duration:.3f} s")
         return rep
+
+
+@contextmanager
+def _reading(source: str, what: str, data: dict) -> Iterator[None]:
+    """Check the format, and turn any problem while reading ``data`` into one ContractError
+    naming ``source``."""
+    try:
+        if data.get("format") != FORMAT:
+            raise ContractError(f"format {data.get('format')!r}, expected {FORMAT}")
+        yield
+    except ContractError as err:
+        raise ContractError(f"{source}: {err}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise ContractError(f"{source}: malformed {what} ({err!r})") from None
 
 
 def _seconds(x: object) -> float:
