@@ -148,7 +148,10 @@ def beat_plans(script: SceneScript, clips: dict[tuple[str, str], Clip]
 # -- scene jobs ---------------------------------------------------------------------------
 def make_probe(store: SceneStore, inputs: Inputs, lang: str, quality: str,
                script: SceneScript, beats: tuple[BeatPlan, ...]) -> Probe:
-    parts = {"beats": digest([b.id for b in beats]), "versions": digest(versions())}
+    parts = {"beats": digest([b.id for b in beats]), "versions": digest(versions()),
+             # The picture's format is part of what it is made from: the slot's folder name
+             # alone let a 4k run find the high picture's segments (same key, same fps).
+             "render": digest([quality, *QUALITIES[quality]])}
     for b in beats:
         parts[f"beat {b.id} timing"] = digest([b.slot, b.speech, b.marks])
     names, _files = store.recorded_names(script.scene_id, lang, quality)
@@ -251,7 +254,9 @@ def language_key(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Scen
     other = other_lang(lang)
     return digest({
         "format": BUILD_FORMAT, "lang": lang, "options": config.output_options(),
+        "render": QUALITIES[config.quality],
         "scenes": [j.entry.key if j.entry else None for j in jobs],
+        "pictures": [j.entry.video.sha256 if j.entry else None for j in jobs],
         "audio": [clips[(s.scene_id, b.id)].path.name for s in inputs.scripts[lang]
                   for b in s.beats],
         "texts": [b.text.display for s in inputs.scripts[lang] for b in s.beats],
@@ -386,6 +391,8 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                              media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
                             meta, staged / "video.mp4")
         final = loudness.measure(staged / "video.mp4")
+        width, height, _fps = QUALITIES[config.quality]
+        media.check_format(staged / "video.mp4", width, height, fps, total, "the master")
     say(f"[{lang}] master in {t_master.seconds:.1f} s ({segments.made} scene segment(s) "
         f"encoded, {segments.reused} reused): "
         f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
@@ -409,6 +416,9 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             made = scene_clips.write_clips(
                 staged / "clips", work / "clips", voice, fps, spans,
                 [(lang, cues), (other, other_cues)], pictures, silent=config.silent_clips)
+            for c in made:
+                media.check_format(c.video, None, config.clip_height, fps,
+                                   round((c.end - c.start) * fps) / fps, "the clip")
             scene_clips.write_deck(made, video_title(lang), staged / "slides.pptx")
         say(f"[{lang}] {len(made)} scene clips and slides.pptx in {t.seconds:.1f} s")
 
@@ -469,7 +479,8 @@ def measure_stills(root: Path, jobs: list[SceneJob], fps: int, workers: int
 
     def one(job: SceneJob) -> list[tuple[float, float]]:
         assert job.entry is not None
-        path = root / "stills" / f"{job.entry.key}-{fps}.json"
+        # Keyed by the picture's own digest: what the stretches are measured on.
+        path = root / "stills" / f"{job.entry.video.sha256}-{fps}.json"
         try:
             spans = [(float(a), float(b)) for a, b in json.loads(path.read_text("utf-8"))]
             os.utime(path)  # in use: kept by pruning
@@ -492,7 +503,9 @@ def encode_all(segments: SegmentStore, kind: str, jobs: list[SceneJob], fps: int
     def one(job: SceneJob) -> Path:
         assert job.entry is not None
         picture = job.entry.picture
-        parts = [job.entry.key, fps, height, media.x264_args(fps), versions()]
+        # The picture's own digest and format, not the entry's key or slot alone.
+        fmt = QUALITIES[job.probe.quality]
+        parts = [job.entry.video.sha256, fmt, fps, height, media.x264_args(fps), versions()]
         return segments.get(kind, parts, lambda out: media.encode_picture(
             picture, fps, out, height=height))
 

@@ -141,6 +141,47 @@ def frame_size(video: Path) -> tuple[int, int]:
         return cc.width, cc.height
 
 
+@dataclass(frozen=True)
+class PictureFormat:
+    """A video stream's size, frame rate and length, read from the container's metadata."""
+
+    width: int
+    height: int
+    fps: float
+    duration: float
+
+
+def picture_format(video: Path) -> PictureFormat:
+    """The first video stream's format, without decoding a frame."""
+    with av.open(str(video)) as c:
+        s = c.streams.video[0]
+        rate = s.average_rate or s.guessed_rate or 0
+        if s.duration and s.time_base:
+            dur = float(s.duration * s.time_base)
+        else:
+            dur = float(c.duration / av.time_base) if c.duration else 0.0
+        return PictureFormat(s.codec_context.width, s.codec_context.height, float(rate), dur)
+
+
+def check_format(video: Path, width: int | None, height: int, fps: int, duration: float,
+                 what: str) -> None:
+    """Raise MediaError (one line) unless ``video`` is ``width``x``height`` (any width if
+    None) at ``fps`` and lasts ``duration`` s to within a frame and a half: the last check
+    before an output is published."""
+    got = picture_format(video)
+    problems = []
+    if got.height != height or (width is not None and got.width != width):
+        want = f"{width}x{height}" if width is not None else f"{height} px high"
+        problems.append(f"{got.width}x{got.height} instead of {want}")
+    if abs(got.fps - fps) > 0.01:
+        problems.append(f"{got.fps:g} fps instead of {fps}")
+    if abs(got.duration - duration) > 1.5 / fps:
+        problems.append(f"{got.duration:.3f} s instead of {duration:.3f} s")
+    if problems:
+        raise MediaError(f"{what} {video.name} came out {', '.join(problems)}; nothing was "
+                         f"published (clear the cache with `render.py clean` if this repeats)")
+
+
 def frame_png(video: Path, at: float, out: Path) -> None:
     """One frame of ``video`` at ``at`` seconds as PNG."""
     run_ffmpeg(["-ss", f"{max(0.0, at):.3f}", "-i", str(video), "-frames:v", "1", str(out)])

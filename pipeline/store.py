@@ -208,5 +208,6 @@ def _why(last: Entry, probe: Probe, code_now: dict[str, str]) -> str:
 
 
 def _part_name(part: str) -> str:
-    return {"versions": "Manim/PyAV/ffmpeg version", "beats": "the list of beats"}.get(
+    return {"versions": "Manim/PyAV/ffmpeg version", "beats": "the list of beats",
+            "render": "quality (size and frame rate)"}.get(
         part, part)

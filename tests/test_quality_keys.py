@@ -1,0 +1,68 @@
+"""Every cached artefact is keyed by what it is made from, quality included: one cache serves
+renders at several qualities, and each master has the size and frame rate asked for."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline import media
+from scenes.contract import QUALITIES
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _render(out: Path, cache: Path, quality: str) -> str:
+    p = subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), "--lang", "zh", "--scenes", "library",
+         "--quality", quality, "--tts", "espeak", "--no-clips", "--out", str(out),
+         "--cache", str(cache)],
+        capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 0, p.stderr[-3000:]
+    return p.stderr
+
+
+@pytest.mark.slow
+def test_one_cache_gives_each_quality_its_own_master(tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    seen = []
+    for quality in ("high", "4k", "medium", "high"):
+        log = _render(out, cache, quality)
+        fmt = media.picture_format(out / "zh" / "video.mp4")
+        seen.append((fmt.width, fmt.height, round(fmt.fps)))
+        width, height, fps = QUALITIES[quality]
+        assert (fmt.width, fmt.height, round(fmt.fps)) == (width, height, fps), (quality, log)
+    assert seen == [(1920, 1080, 60), (3840, 2160, 60), (1280, 720, 30), (1920, 1080, 60)]
+    # The last run found the first one's picture and segment: nothing was made again.
+    assert "scenes 0 rendered, 1 reused" in log
+    assert "0 scene segment(s) encoded, 1 reused" in log
+
+
+def _testsrc(out: Path, size: str, rate: int, seconds: float) -> Path:
+    media.run_ffmpeg(["-f", "lavfi", "-i", f"testsrc=size={size}:rate={rate}",
+                      "-t", str(seconds), "-c:v", "libx264", "-pix_fmt", "yuv420p", str(out)])
+    return out
+
+
+def test_the_last_check_passes_a_video_of_the_asked_format(tmp_path):
+    video = _testsrc(tmp_path / "v.mp4", "320x240", 15, 2)
+    media.check_format(video, 320, 240, 15, 2.0, "the master")
+    media.check_format(video, None, 240, 15, 2.0, "the clip")
+
+
+@pytest.mark.parametrize("width, height, fps, seconds, said", [
+    (640, 480, 15, 2.0, "320x240 instead of 640x480"),
+    (None, 720, 15, 2.0, "320x240 instead of 720 px high"),
+    (320, 240, 30, 2.0, "15 fps instead of 30"),
+    (320, 240, 15, 3.0, "2.000 s instead of 3.000 s"),
+])
+def test_the_last_check_refuses_another_size_rate_or_length(tmp_path, width, height, fps,
+                                                            seconds, said):
+    video = _testsrc(tmp_path / "v.mp4", "320x240", 15, 2)
+    with pytest.raises(media.MediaError) as err:
+        media.check_format(video, width, height, fps, seconds, "the master")
+    assert said in str(err.value)
+    assert "\n" not in str(err.value)
