@@ -2,7 +2,9 @@
 
 Every number the video shows or says goes through here, so screen, voice and subtitles agree.
 A formatted value has two forms: ``display`` (screen and subtitles) and ``spoken`` (sent to the
-voice, so that e.g. "−3" is read as "负3"/"minus 3" and "39%" as "百分之39"/"39 percent").
+voice, with every digit and sign in words: "−3" is "负三"/"minus three", "0.4%" is
+"百分之零点四"/"zero point four percent"). The offline Chinese voice misreads digits inside
+Chinese text ("约2.7倍" came out "约二七倍"), so no digit reaches a voice.
 """
 
 from __future__ import annotations
@@ -22,10 +24,30 @@ class Formatted:
 
 
 def _signed(body_abs: str, negative: bool, lang: str) -> Formatted:
+    words = say_number(body_abs, lang)
     if not negative:
-        return Formatted(body_abs, body_abs)
-    spoken = ("负" if lang == "zh" else "minus ") + body_abs
+        return Formatted(body_abs, words)
+    spoken = ("负" if lang == "zh" else "minus ") + words
     return Formatted(MINUS + body_abs, spoken)
+
+
+def say_number(digits: str, lang: str) -> str:
+    """Unsigned decimal digits as ``lang`` reads them, every shown digit kept: "1.40" is
+    "一点四零" / "one point four zero", "256" is "二百五十六" / "two hundred and fifty-six"."""
+    whole, _, frac = digits.partition(".")
+    if not whole.isdigit() or (frac and not frac.isdigit()):
+        raise ValueError(f"not a decimal number: {digits!r}")
+    if lang == "zh":
+        import cn2an
+
+        return cn2an.an2cn(digits)
+    from num2words import num2words
+
+    words = num2words(int(whole))
+    if frac:
+        # num2words drops trailing zeros (1.40 -> "one point four"); the screen shows them.
+        words += " point " + " ".join(num2words(int(d)) for d in frac)
+    return words
 
 
 def number(x: float, lang: str, decimals: int | None = None) -> Formatted:
@@ -48,7 +70,8 @@ def percent(share: float, lang: str, decimals: int | None = None) -> Formatted:
         decimals = 1 if 0 < abs(p) < 1 else 0
     text = f"{p:.{decimals}f}"
     display = f"{text}%"
-    spoken = f"百分之{text}" if lang == "zh" else f"{text} percent"
+    words = say_number(text, lang)
+    spoken = f"百分之{words}" if lang == "zh" else f"{words} percent"
     return Formatted(display, spoken)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from narration import numfmt
+from narration import spoken as spoken_form
 
 FactValue = float | int | str | tuple[float, ...] | Mapping[str, str]
 
@@ -43,6 +44,9 @@ class Resolved:
     spoken: str
     anchors: tuple[tuple[int, int], ...]
     marks: tuple[tuple[str, int], ...] = ()
+    # (offset into ``spoken``, pinyin) for each Chinese character whose reading the
+    # pronunciation lexicon settles (the pronunciation check expects it)
+    readings: tuple[tuple[int, str], ...] = ()
 
     @property
     def mark_names(self) -> tuple[str, ...]:
@@ -95,33 +99,27 @@ def resolve(template: str, facts: Mapping[str, FactValue], lang: str,
     """Fill every placeholder of ``template``; raise PlaceholderError naming the first bad one.
 
     Cue marks are accepted only with ``marks=True`` (narration beats, not on-screen text).
+    The spoken form has numbers and symbols in words and the lexicon's readings
+    (``narration.spoken``); text that is said as written maps onto the display one to one.
     """
-    display: list[str] = []
-    found: list[tuple[str, int]] = []
-    spoken: list[str] = []
-    anchors: list[tuple[int, int]] = [(0, 0)]
-    d_len = s_len = 0
+    # First the pieces as written: literal text, filled values, and marks between them.
+    parts: list[tuple[str, str] | str] = []  # (display, spoken) or a mark's name
     pos = 0
 
-    def emit(d: str, s: str, literal: bool) -> None:
-        nonlocal d_len, s_len
-        if not literal:
-            anchors.append((s_len, d_len))
-        display.append(d)
-        spoken.append(s)
-        d_len += len(d)
-        s_len += len(s)
-        if not literal:
-            anchors.append((s_len, d_len))
+    def literal(text: str) -> None:
+        if parts and not isinstance(parts[-1], str) and parts[-1][0] == parts[-1][1]:
+            parts[-1] = (parts[-1][0] + text, parts[-1][1] + text)  # join verbatim runs
+        else:
+            parts.append((text, text))
 
+    names: list[str] = []
     for m in _TOKEN.finditer(template):
         if m.start() > pos:
-            lit = template[pos : m.start()]
-            emit(lit, lit, True)
+            literal(template[pos : m.start()])
         pos = m.end()
         tok = m.group(0)
         if tok in ("{{", "}}"):
-            emit(tok[0], tok[0], True)
+            literal(tok[0])
             continue
         if tok in ("{", "}"):
             raise PlaceholderError(f"stray '{tok}' at character {m.start() + 1}")
@@ -131,24 +129,56 @@ def resolve(template: str, facts: Mapping[str, FactValue], lang: str,
                 raise PlaceholderError(f"cue mark {{@{mark}}} is only allowed in narration")
             if not mark:
                 raise PlaceholderError(f"empty cue mark at character {m.start() + 1}")
-            if mark in (n for n, _ in found):
+            if mark in names:
                 raise PlaceholderError(f"cue mark {{@{mark}}} appears twice")
-            before = "".join(spoken[-1:])
+            before = parts[-1][0] if parts and not isinstance(parts[-1], str) else ""
             if before[-1:].isspace() and template[pos:pos + 1].isspace():
                 pos += 1  # "a {@m} b" reads "a b"
-            found.append((mark, s_len))
+            names.append(mark)
+            parts.append(mark)
             continue
         name, spec = m.group(2), m.group(3) or ""
         if name not in facts:
             raise PlaceholderError(f"unknown placeholder {{{name}}}")
         f = format_value(facts[name], spec, lang)
-        emit(f.display, f.spoken, False)
+        parts.append((f.display, f.spoken))
     if pos < len(template):
-        lit = template[pos:]
-        emit(lit, lit, True)
+        literal(template[pos:])
+
+    # Then what is said for each: text said as written goes through the lexicon and has its
+    # digits and symbols put in words, in the context of the whole displayed line.
+    full = "".join(p[0] for p in parts if not isinstance(p, str))
+    display: list[str] = []
+    spoken: list[str] = []
+    anchors: list[tuple[int, int]] = [(0, 0)]
+    found: list[tuple[str, int]] = []
+    readings: list[tuple[int, str]] = []
+    d_len = s_len = 0
+    for part in parts:
+        if isinstance(part, str):
+            found.append((part, s_len))
+            continue
+        d, s = part
+        pieces = spoken_form.speak(full, d_len, d_len + len(d), lang) if d == s \
+            else [spoken_form.Piece(d, s)]
+        for piece in pieces:
+            pd, ps = piece.display, piece.spoken
+            if piece.entry is not None and piece.entry.pinyin:
+                han = [k for k, c in enumerate(ps) if spoken_form.is_han(c)]
+                readings += [(s_len + k, py) for k, py in zip(han, piece.entry.pinyin,
+                                                               strict=True)]
+            same = pd == ps
+            if not same:
+                anchors.append((s_len, d_len))
+            display.append(pd)
+            spoken.append(ps)
+            d_len += len(pd)
+            s_len += len(ps)
+            if not same:
+                anchors.append((s_len, d_len))
     anchors.append((s_len, d_len))
     dedup = tuple(dict.fromkeys(anchors))
-    return Resolved("".join(display), "".join(spoken), dedup, tuple(found))
+    return Resolved("".join(display), "".join(spoken), dedup, tuple(found), tuple(readings))
 
 
 def placeholder_names(template: str) -> Sequence[str]:

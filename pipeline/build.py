@@ -26,12 +26,13 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from narration import style, subtitle_files
+from narration import pronunciation, style, subtitle_files
 from narration.bilingual import bilingual_cues
 from narration.marks import mark_times
 from narration.numfmt import LANGS
 from narration.placeholders import Resolved
 from narration.scripts import SCRIPTS_DIR, SceneScript, video_summary, video_title
+from narration.spoken import LEXICON_DIR
 from narration.subtitles import build_track
 from narration.timeline import SCENE_TAIL, beat_slot
 from narration.tts.base import narration_rate
@@ -241,7 +242,7 @@ def other_lang(lang: str) -> str:
 def pipeline_code() -> dict[str, str]:
     """Digests of the code and data that turn pictures and audio into the outputs."""
     files = sorted([*PROJECT.glob("pipeline/*.py"), *PROJECT.glob("narration/*.py"),
-                    *SCRIPTS_DIR.glob("*/_video.toml")])
+                    *SCRIPTS_DIR.glob("*/_video.toml"), *LEXICON_DIR.glob("*.toml")])
     out = {f.relative_to(PROJECT).as_posix(): file_digest(f) for f in files}
     out["font"] = f"{style.FONT_FILE.name}:{style.FONT_FILE.stat().st_size}" \
         if style.FONT_FILE.is_file() else "-"
@@ -441,7 +442,8 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                 "id": s.scene_id, "title": s.title,
                 "start": round(c[0], 3), "end": round(c[1], 3),
                 "beats": [
-                    {"id": p.beat_id, "text": p.text.display, "start": round(p.start, 3),
+                    {"id": p.beat_id, "text": p.text.display, "spoken": p.text.spoken,
+                     "voice": f"{p.clip.engine}:{p.clip.voice}", "start": round(p.start, 3),
                      "end": round(p.end, 3), "speech_end": round(p.start + p.clip.duration, 3)}
                     for p in placed if p.scene_id == s.scene_id
                 ],
@@ -459,6 +461,9 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                     if j.entry], fps,
             spans=quality.join_spans([(c[0], st) for c, st in zip(chapters, stills,
                                                                    strict=True)]))
+    with Timer(progress, "pronunciation"):
+        report["pronunciation"] = pronunciation.check(
+            lang, [(p.scene_id, p.beat_id, p.text) for p in placed]).to_json()
     report["seconds_to_measure"] = round(t_report.seconds, 2)
     atomic.write_json(staged / "report.json", report)
     segments.prune()

@@ -5,8 +5,10 @@ the offline voice (cached; Piper for English, espeak-ng for Chinese), plans the 
 exactly as a render would and builds them with Manim's dry run. It prints, per scene, its
 length, every stretch over 3 s in which the picture holds still while the voice speaks
 (from the scene's own record of its waits), late cue marks, overruns and layout problems,
-and the subtitles' reading speed and breaks. Exit status 1 when a hold over 8 s, a layout
-problem or a bad subtitle break is found.
+the subtitles' reading speed and breaks, and the pronunciation check (what the offline voice
+will say against the reference reading; digits or symbols left unverbalised). Exit status 1
+when a hold over 8 s, a layout problem, a bad subtitle break or a pronunciation problem is
+found.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
+from narration import pronunciation
 from narration.facts import build_facts
 from narration.numfmt import LANGS
 from narration.scripts import check_parity, load_script
@@ -27,7 +30,7 @@ from narration.tts.cache import AudioCache
 from narration.tts.select import choose_engine
 from pipeline.build import beat_plans, display_words, synthesize
 from pipeline.config import DEFAULT_CACHE
-from pipeline.quality import HOLD_LIMIT, cue_report
+from pipeline.quality import HOLD_LIMIT, cue_report, pronunciation_summary
 from qkv_math.derived import derive
 from qkv_math.numbers import DEFAULT_NUMBERS, load_numbers
 from scenes.contract import ContractError, ScenePlan, SceneReport
@@ -58,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     langs = LANGS if args.lang == "all" else (args.lang,)
     for lang in langs:
         scripts = [load_script(i.scene_id, lang, facts) for i in infos]
+        pron = pronunciation.check(lang, [(s.scene_id, b.id, b.text) for s in scripts
+                                          for b in s.beats])
+        print(f"[{lang}] {pronunciation_summary(pron.to_json())}")
+        for problem in [*pron.mismatches, *pron.unspoken]:
+            print(f"    {problem.line()}")
+            bad = True
         clips = synthesize(lang, scripts, engine, cache)
         total = 0.0
         with tempfile.TemporaryDirectory() as tmp:

@@ -262,7 +262,21 @@ def summary(report: dict) -> list[str]:
         f"{len(cu['over_cps'])} too fast, {len(cu['durations_out_of_range'])} too short/long, "
         f"{len(cu['bad_breaks'])} bad breaks",
     ]
+    pron = report.get("pronunciation")
+    if pron is not None:
+        lines.append("report: " + pronunciation_summary(pron))
     warnings = sum(len(s["warnings"]) + len(s["layout"]) for s in report["scenes"])
     if warnings:
         lines.append(f"report: {warnings} scene warning(s), see report.json")
     return lines
+
+
+def pronunciation_summary(pron: dict) -> str:
+    """One line on what the voice is given: mismatches against the reference reading (zh)
+    and digits or symbols left unverbalised."""
+    zh = (f"{pron['syllables_checked']} syllables against the reference reading, "
+          f"{len(pron['mismatches'])} mismatch(es); " if pron["lang"] == "zh" else "")
+    first = [f"{m['scene']}.{m['beat']} {m['word']} {m['expected']}->{m['engine']}"
+             for m in pron["mismatches"][:2]]
+    return (f"pronunciation: {pron['beats']} beats, {zh}{len(pron['unspoken'])} beat(s) with "
+            f"unverbalised digits or symbols" + (f" (e.g. {'; '.join(first)})" if first else ""))

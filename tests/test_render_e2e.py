@@ -304,3 +304,27 @@ def test_preview_page_in_a_real_browser(rendered, tmp_path):
                    .endswith("/en/video.mp4"))
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_manifest_and_report_say_what_the_voice_was_given(rendered, lang):
+    """Each beat carries its display text and what the engine was given; the report's
+    pronunciation section checked them all; the changed numbers are said in words."""
+    import cn2an
+
+    out, first, _ = rendered
+    manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+    beats = [b for sc in manifest["scenes"] for b in sc["beats"]]
+    assert all(b["spoken"] and not re.search(r"[0-9%√ᵀ−]", b["spoken"]) for b in beats)
+    assert any(b["spoken"] != b["text"] for b in beats)
+    report = json.loads((out / lang / "report.json").read_text("utf-8"))
+    pron = report["pronunciation"]
+    assert pron["beats"] == len(beats)
+    assert pron["mismatches"] == [] and pron["unspoken"] == []
+    if lang == "zh":
+        assert pron["syllables_checked"] > 100
+        we_q = [[1, 0], [0, 1], [1, 1]]
+        expected = _plain_output(we_q, we_q, NEW_V, 1)
+        said = " ".join(b["spoken"] for b in beats)
+        assert cn2an.an2cn(f"{expected[0]:.2f}") in said
+    assert f"[{lang}] report: pronunciation:" in first.stderr

@@ -103,6 +103,9 @@ class _Espeak:
         ]  # fmt: skip
         lib.espeak_Synth.restype = ctypes.c_int
         lib.espeak_Synchronize.restype = ctypes.c_int
+        lib.espeak_TextToPhonemes.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int,
+                                              ctypes.c_int]
+        lib.espeak_TextToPhonemes.restype = ctypes.c_char_p
         rate = lib.espeak_Initialize(_AUDIO_OUTPUT_SYNCHRONOUS, 0, data_path, _INITIALIZE_DONT_EXIT)
         if rate <= 0:
             raise TTSUnavailable(f"espeak-ng failed to initialize (data at {data_path!r})")
@@ -147,8 +150,32 @@ class _Espeak:
         return RawSpeech(samples, self.sample_rate, tuple(self._events))
 
 
+    def phonemes(self, text: str, voice: str) -> str:
+        """What the voice will say for ``text``: espeak-ng's phoneme names (its ASCII
+        notation, tones as pitch digits: 行 xíng "S;'i35N"), words separated by spaces."""
+        if self.lib.espeak_SetVoiceByName(voice.encode()) != 0:
+            raise TTSError(f"espeak-ng has no voice {voice!r}")
+        buf = ctypes.create_string_buffer(text.encode("utf-8"))
+        ptr = ctypes.c_void_p(ctypes.addressof(buf))
+        out = []
+        while ptr.value:  # one clause per call; the library moves ptr on, to NULL at the end
+            got = self.lib.espeak_TextToPhonemes(ctypes.byref(ptr), _CHARS_UTF8, 0)
+            if got:
+                out.append(got.decode("utf-8", "replace"))
+        return " ".join(out)
+
+
 _LOCK = threading.Lock()
 _INSTANCE: _Espeak | None = None
+
+
+def phonemes(text: str, voice: str) -> str:
+    """The phonemes espeak-ng will speak for ``text`` in ``voice`` (thread-safe)."""
+    global _INSTANCE
+    with _LOCK:
+        if _INSTANCE is None:
+            _INSTANCE = _Espeak()
+        return _INSTANCE.phonemes(text, voice)
 
 
 def synthesize_raw(text: str, voice: str, wpm: int) -> RawSpeech:

@@ -21,7 +21,7 @@ FACTS = {"a": -3.0, "tok": {"zh": "法国", "en": "France"}}
 def test_marks_are_neither_shown_nor_spoken() -> None:
     r = resolve("Score {a}, then {@total}the total of {tok}.", FACTS, "en", marks=True)
     assert r.display == "Score −3, then the total of France."
-    assert r.spoken == "Score minus 3, then the total of France."
+    assert r.spoken == "Score minus three, then the total of France."
     assert r.marks == (("total", r.spoken.index("the total")),)
 
 

@@ -21,10 +21,11 @@ FACTS = {
 def test_fills_numbers_percent_vectors_and_tokens_per_language():
     zh = resolve("{tok}得分{a}，占{w:pct}，向量{v:vec2}，共{n}个", FACTS, "zh")
     assert zh.display == "法国得分−3，占39%，向量[1.39, 0.80]，共4个"
-    assert zh.spoken == "法国得分负3，占百分之39，向量1.39和0.80，共4个"
+    assert zh.spoken == "法国得分负三，占百分之三十九，向量一点三九和零点八零，共四个"
     en = resolve("{tok} scores {a}, {w:pct}, {v:vec2}", FACTS, "en")
     assert en.display == "France scores −3, 39%, [1.39, 0.80]"
-    assert en.spoken == "France scores minus 3, 39 percent, 1.39 and 0.80"
+    assert en.spoken == ("France scores minus three, thirty-nine percent, one point three nine "
+                        "and zero point eight zero")
 
 
 def test_small_shares_keep_a_decimal():

@@ -102,5 +102,5 @@ def test_odd_but_valid_texts_are_read_as_text(tmp_path, text, spoken):
 
 
 def test_chinese_lines_join_without_a_space(tmp_path):
-    write(tmp_path, "zh", "s", 'title = "t"\n[[beat]]\nid = "a"\ntext = """第一行\n第二行。"""\n')
-    assert load_script("s", "zh", FACTS, tmp_path).beats[0].text.spoken == "第一行第二行。"
+    write(tmp_path, "zh", "s", 'title = "t"\n[[beat]]\nid = "a"\ntext = """第一句\n第二句。"""\n')
+    assert load_script("s", "zh", FACTS, tmp_path).beats[0].text.spoken == "第一句第二句。"
