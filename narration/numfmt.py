@@ -79,14 +79,16 @@ def vector(xs: Sequence[float], lang: str, decimals: int | None = None) -> Forma
     """A vector as ``[a, b]`` on screen, and as "a, b" spoken ("a 和 b" / "a and b" for two)."""
     parts = [number(float(x), lang, decimals) for x in xs]
     display = "[" + ", ".join(p.display for p in parts) + "]"
-    spoken_parts = [p.spoken for p in parts]
+    return Formatted(display, say_list([p.spoken for p in parts], lang))
+
+
+def say_list(items: Sequence[str], lang: str) -> str:
+    """Spoken items read as a list: "a、b和c" / "a, b and c"."""
     joiner = "和" if lang == "zh" else " and "
     sep = "、" if lang == "zh" else ", "
-    if len(spoken_parts) <= 1:
-        spoken = "".join(spoken_parts)
-    else:
-        spoken = sep.join(spoken_parts[:-1]) + joiner + spoken_parts[-1]
-    return Formatted(display, spoken)
+    if len(items) <= 1:
+        return "".join(items)
+    return sep.join(items[:-1]) + joiner + items[-1]
 
 
 def text(s: str) -> Formatted:

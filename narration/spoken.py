@@ -153,12 +153,31 @@ def reload() -> None:
 # sign) are read by numfmt.say_number, as the numbers filled in from qkv_math are.
 _SYMBOLS = {
     "zh": {"√": "根号", "ᵀ": "转置", "×": "乘", "÷": "除以", "=": "等于", "≈": "约等于",
-           "+": "加", "%": "百分号", "·": "点乘", "^": "的次方"},
+           "+": "加", "%": "百分号", "·": "点乘", "/": "除以"},
     "en": {"√": "the square root of ", "ᵀ": " transpose", "×": " times ", "÷": " divided by ",
            "=": " equals ", "≈": " about ", "+": " plus ", "%": " percent", "·": " dot ",
-           "^": " to the power of ", "&": " and "},
+           "&": " and ", "/": " over "},
 }
 _NUMBER = re.compile(r"([−-])?(\d+(?:\.\d+)?)(%)?")
+_NUM = r"[−-]?\d+(?:\.\d+)?"
+_VECTOR = re.compile(rf"\[\s*{_NUM}(?:\s*,\s*{_NUM})*\s*\]")  # [1, 1, 0]
+_POWER = re.compile(r"([A-Za-z]|\d+)\^\{?([A-Za-z]+|\d+)\}?")  # e^x, 2^{10}
+
+
+def _say_number(text: str, lang: str) -> str:
+    """A number as typed ("−3", "0.4%", "2.7") in words."""
+    m = _NUMBER.fullmatch(text)
+    assert m is not None
+    words = numfmt.say_number(m.group(2), lang)
+    if m.group(3):
+        words = f"百分之{words}" if lang == "zh" else f"{words} percent"
+    if m.group(1):
+        words = ("负" if lang == "zh" else "minus ") + words
+    return words
+
+
+def _say_term(text: str, lang: str) -> str:
+    return _say_number(text, lang) if text[0].isdigit() else text
 
 
 @dataclass(frozen=True)
@@ -186,16 +205,14 @@ def speak(text: str, start: int, end: int, lang: str) -> list[Piece]:
                 hit = Piece(e.text, e.say, e)
                 break
         if hit is None:
-            m = _NUMBER.match(text, i, end)
-            if m and (m.group(1) is None or not (i > 0 and text[i - 1].isalnum())):
-                words = numfmt.say_number(m.group(2), lang)
-                if m.group(3):
-                    words = f"百分之{words}" if lang == "zh" else f"{words} percent"
-                if m.group(1):
-                    words = ("负" if lang == "zh" else "minus ") + words
-                hit = Piece(m.group(0), words)
-            elif text[i] in table:
-                hit = Piece(text[i], table[text[i]])
+            hit = _symbolic(text, i, end, lang)
+        if hit is None and text[i] in table:
+            said = table[text[i]]
+            if i == 0 or text[i - 1].isspace():
+                said = said.lstrip()
+            if i + 1 >= len(text) or text[i + 1].isspace():
+                said = said.rstrip()
+            hit = Piece(text[i], said)
         if hit is None:
             i += 1
             continue
@@ -209,11 +226,28 @@ def speak(text: str, start: int, end: int, lang: str) -> list[Piece]:
     return out
 
 
+def _symbolic(text: str, i: int, end: int, lang: str) -> Piece | None:
+    """A vector, a power or a number typed at ``text[i]``, in words; None if none is."""
+    m = _VECTOR.match(text, i, end)
+    if m:
+        items = [_say_number(x, lang) for x in re.findall(_NUM, m.group(0))]
+        return Piece(m.group(0), numfmt.say_list(items, lang))
+    m = _POWER.match(text, i, end)
+    if m and not (i > 0 and text[i - 1].isalnum()):
+        base, exp = _say_term(m.group(1), lang), _say_term(m.group(2), lang)
+        said = f"{base}的{exp}次方" if lang == "zh" else f"{base} to the power of {exp}"
+        return Piece(m.group(0), said)
+    m = _NUMBER.match(text, i, end)
+    if m and (m.group(1) is None or not (i > 0 and text[i - 1].isalnum())):
+        return Piece(m.group(0), _say_number(m.group(0), lang))
+    return None
+
+
 def unspoken(spoken: str, lang: str) -> list[str]:
     """Characters the voice would get unverbalised: digits and symbols (a voice reads them
     its own way, or not at all). Letters, CJK and punctuation are fine."""
     bad = []
     for ch in spoken:
-        if ch.isdigit() or ch in _SYMBOLS[lang] or ch in "−[]{}<>@#$\\|~_`":
+        if ch.isdigit() or ch in _SYMBOLS[lang] or ch in "−^[]{}<>@#$\\|~_`":
             bad.append(ch)
     return bad

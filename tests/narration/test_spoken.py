@@ -37,6 +37,12 @@ def lexicon_dir(tmp_path, monkeypatch):
     ("en", "√d and QKᵀ", "√d and QKᵀ", "the square root of d and QK transpose"),
     ("en", "about 2.7 times, 66%", "about 2.7 times, 66%",
      "about two point seven times, sixty-six percent"),
+    ("zh", "取 e^x，[1, 1, 0]", "取 e^x，[1, 1, 0]", "取 e的x次方，一、一和零"),
+    ("zh", "QKᵀ/√d", "QKᵀ/√d", "QK转置除以根号d"),
+    ("en", "e^x and [1, 1, 0]", "e^x and [1, 1, 0]",
+     "e to the power of x and one, one and zero"),
+    ("en", "QKᵀ/√d", "QKᵀ/√d", "QK transpose over the square root of d"),
+    ("en", "x^2 + 1", "x^2 + 1", "x to the power of two plus one"),
     ("en", "the vector {v:vec2}", "the vector [1.40, 0.80]",
      "the vector one point four zero and zero point eight zero"),
 ])
