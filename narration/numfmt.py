@@ -63,16 +63,24 @@ def number(x: float, lang: str, decimals: int | None = None) -> Formatted:
 
 
 def percent(share: float, lang: str, decimals: int | None = None) -> Formatted:
-    """A share in [0, 1] as a percentage: 0 decimals, or 1 below 1% so small shares are not 0%."""
+    """A share in [0, 1] as a percentage: 0 decimals, or 1 below 1%; a share too small even
+    for that reads "<0.1%" / "不到百分之零点一" / "under zero point one percent", never 0.0%."""
     _check_lang(lang)
+    if not math.isfinite(share):
+        raise ValueError(f"cannot format non-finite share {share!r}")
     p = share * 100
     if decimals is None:
         decimals = 1 if 0 < abs(p) < 1 else 0
     text = f"{p:.{decimals}f}"
-    display = f"{text}%"
+    if p > 0 and float(text) == 0:
+        # A share too small for the decimals shown is not "0.0%": it is under the smallest.
+        least = f"{10 ** -decimals:.{decimals}f}"
+        words = say_number(least, lang)
+        return Formatted(f"<{least}%", f"不到百分之{words}" if lang == "zh"
+                         else f"under {words} percent")
     words = say_number(text, lang)
     spoken = f"百分之{words}" if lang == "zh" else f"{words} percent"
-    return Formatted(display, spoken)
+    return Formatted(f"{text}%", spoken)
 
 
 def vector(xs: Sequence[float], lang: str, decimals: int | None = None) -> Formatted:

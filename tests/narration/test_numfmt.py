@@ -43,10 +43,20 @@ def test_decimals_asked_for_are_read_as_shown():
     (0.004, "en", "0.4%", "zero point four percent"),
     (1.0, "zh", "100%", "百分之一百"),
     (0.0, "en", "0%", "zero percent"),
+    (0.0004, "zh", "<0.1%", "不到百分之零点一"),
+    (0.0004, "en", "<0.1%", "under zero point one percent"),
+    (0.00051, "en", "0.1%", "zero point one percent"),
+    (1e-9, "zh", "<0.1%", "不到百分之零点一"),
 ])
 def test_percent(share, lang, display, spoken):
     f = numfmt.percent(share, lang)
     assert (f.display, f.spoken) == (display, spoken)
+
+
+def test_tiny_shares_with_fixed_decimals_are_never_zero():
+    assert numfmt.percent(0.004, "en", 0).display == "<1%"
+    assert numfmt.percent(0.004, "zh", 0).spoken == "不到百分之一"
+    assert numfmt.percent(0.0, "zh", 1).display == "0.0%"  # truly zero stays zero
 
 
 def test_vectors_are_read_as_a_list():
