@@ -102,6 +102,7 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     _lang_list("fb.vfeature", fb.value_features, f)
     f["fb.n"] = len(fb.tokens["en"])
     f["fb.dims"] = len(fb.features["en"])
+    f["fb.sqrt_dims"] = math.sqrt(len(fb.features["en"]))
     f["fb.query"] = _vec(fb.query)
     f["fb.shift"] = float(fb.shift)
     f["fb.d_model"] = fb.d_model
@@ -110,6 +111,7 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         f[f"fb.rank.{rank}"] = {lang: t[i] for lang, t in fb.tokens.items()}
         f[f"fb.rank_weight.{rank}"] = float(derived.fill_weights[i])
         f[f"fb.rank_shifted.{rank}"] = float(derived.fill_shifted[i])
+        f[f"fb.rank_weight_scaled.{rank}"] = float(derived.fill_weights_scaled[i])
     for i in range(len(fb.K)):
         f[f"fb.k.{i}"] = _vec(fb.K[i])
         f[f"fb.v.{i}"] = _vec(fb.V[i])

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import ClassVar
 
-from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, Write, config
+from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, config
 
 from narration import numfmt
 from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes
@@ -217,7 +217,7 @@ class NarratedScene(Scene):
         """Show the scene title large, then move it to the header; returns the header."""
         big = theme.text(self.script.title, theme.TITLE_SIZE, theme.FG, weight="BOLD")
         theme.fit(big, theme.CONTENT_W)
-        self.play(Write(big), run_time=b.rt(0.2, 1.2))
+        self.play(theme.reveal(big), run_time=b.rt(0.2, 1.2))
         header = theme.text(self.script.title, theme.HEAD_SIZE, theme.MUTED)
         theme.fit(header, theme.CONTENT_W)
         header.to_edge(UP, buff=0.3)

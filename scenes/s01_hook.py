@@ -22,7 +22,6 @@ from manim import (
     SurroundingRectangle,
     Text,
     VGroup,
-    Write,
 )
 
 from scenes import theme
@@ -46,9 +45,9 @@ class HookScene(NarratedScene):
         with self.beat("intro") as b:
             header = self.title_card(b)
             lines, spans, where, blank = self._sentence(tokens)
-            self.play(Write(lines[0]), run_time=min(b.rt(0.25, 1.6), b.time_to("second")))
+            self.play(theme.reveal(lines[0]), run_time=min(b.rt(0.25, 1.6), b.time_to("second")))
             b.until("second")
-            self.play(Write(lines[1]), run_time=b.rt(0.25, 1.6))
+            self.play(theme.reveal(lines[1]), run_time=b.rt(0.25, 1.6))
             b.until("blank")
             self.play(Indicate(blank, color=theme.Q_COLOR, scale_factor=1.3),
                       run_time=b.rt(0.1, 0.8))

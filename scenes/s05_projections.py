@@ -26,7 +26,6 @@ from manim import (
     SurroundingRectangle,
     Transform,
     VGroup,
-    Write,
 )
 
 from scenes import theme
@@ -410,7 +409,7 @@ class ProjectionsScene(NarratedScene):
             underline.next_to(only, DOWN, buff=0.08)
             b.until("only")
             self.play(FadeIn(vectors, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
-            self.play(Write(only), Create(underline), run_time=b.rt(0.1, 1.0))
+            self.play(theme.reveal(only), Create(underline), run_time=b.rt(0.1, 1.0))
 
     def _land(self, src: Mobject, target: Mobject, run_time: float) -> None:
         """Move a copy of ``src`` (the same text) onto the hidden ``target``, then show it."""

@@ -17,7 +17,6 @@ from manim import (
     Text,
     Transform,
     VGroup,
-    Write,
 )
 
 from scenes import theme
@@ -71,7 +70,7 @@ class DotProductScene(NarratedScene):
             q_tag = theme.text("q", theme.SMALL_SIZE, theme.Q_COLOR).next_to(blank, DOWN, 0.2)
             for tg in tags:
                 tg.set_y(q_tag.get_y())
-            self.play(Write(sent), run_time=b.rt(0.12, 0.9))
+            self.play(theme.reveal(sent), run_time=b.rt(0.12, 0.9))
             box = SurroundingRectangle(blank, color=theme.Q_COLOR, buff=0.1)
             self.play(Create(box), FadeIn(q_tag, shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
             b.until("keys")

@@ -24,7 +24,6 @@ from manim import (
     Rectangle,
     Underline,
     VGroup,
-    Write,
 )
 
 from scenes import theme
@@ -93,7 +92,7 @@ class SoftmaxScene(NarratedScene):
                 Rectangle(width=BAR_LEN / n, height=0.34).set_stroke(theme.MUTED, 2)
                 .move_to(RIGHT * (x_score + 1.3 + BAR_LEN / (2 * n)) + UP * y)
                 for y in y_rows])
-            self.play(Write(cap), run_time=b.rt(0.12, 1.0))
+            self.play(theme.reveal(cap), run_time=b.rt(0.12, 1.0))
             self.play(Create(slots), run_time=b.rt(0.08, 0.8))
             b.until("sum")
             brace = Brace(slots, RIGHT, color=theme.ACCENT)
@@ -246,7 +245,7 @@ class SoftmaxScene(NarratedScene):
             b.until("formula")
             self.play(FadeOut(legend), FadeOut(VGroup(rule, total, total_lab)),
                       run_time=b.rt(0.05, 0.4))
-            self.play(FadeIn(frame), Write(f), run_time=b.rt(0.15, 1.5))
+            self.play(FadeIn(frame), theme.reveal(f), run_time=b.rt(0.15, 1.5))
             self.play(Indicate(VGroup(exp_col[1], sm_bars[1]), color=theme.SHARE_COLOR,
                                scale_factor=1.05), run_time=b.rt(0.1, 1.0))
             b.until("sqrt")

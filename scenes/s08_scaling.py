@@ -30,14 +30,13 @@ from manim import (
     SurroundingRectangle,
     Transform,
     VGroup,
-    Write,
 )
 
 from scenes import theme
 from scenes.base import NarratedScene
 
-RAW = theme.ACCENT  # no division
-SCALED = theme.GOOD  # divided by √d
+RAW = theme.COMPARE_COLOR  # no division: the series compared with the shares
+SCALED = theme.SHARE_COLOR  # divided by √d: the shares attention really uses
 ROW_H = 0.9
 BAR_H = 0.3
 BAR_MAX = 3.0
@@ -97,7 +96,7 @@ class ScalingScene(NarratedScene):
             terms = theme.text(self.s("terms"), theme.SMALL_SIZE, theme.MUTED)
             terms.next_to(brace, DOWN, buff=0.1)
             b.until("terms")
-            self.play(Write(dot), run_time=b.rt(0.12, 0.9))
+            self.play(theme.reveal(dot), run_time=b.rt(0.12, 0.9))
             self.play(FadeIn(brace), FadeIn(terms), run_time=b.rt(0.08, 0.5))
             curves = self._spread_curves(rows[0], rows[-1])
             curves.next_to(terms, DOWN, buff=0.5)
@@ -121,6 +120,9 @@ class ScalingScene(NarratedScene):
             self.play(FadeIn(table["sqrt_head"]),
                       *[FadeIn(m, shift=0.15 * LEFT) for m in table["sqrt"]],
                       Indicate(table["spread_raw"][-1], color=RAW), run_time=b.rt(0.1, 0.8))
+            b.until("grows")
+            self.play(*[Indicate(m, color=theme.FG, scale_factor=1.15) for m in table["sqrt"]],
+                      run_time=b.rt(0.1, 1.0))
 
         with self.beat("peaked") as b:
             self.play(Indicate(table["heads"][2], color=RAW), run_time=b.rt(0.1, 0.8))
@@ -186,6 +188,31 @@ class ScalingScene(NarratedScene):
                       run_time=b.rt(0.06, 0.7))
             self.play(Create(box), FadeIn(kept), run_time=b.rt(0.08, 0.6))
 
+        with self.beat("toy") as b:
+            # The toy example's shares were never divided by √d: show both, say why.
+            self.clear_content(b, keep=(header,))
+            d = len(self.numbers.fill_blank.K[0])
+            raw = self._amp_chart(tokens, self.derived.fill_weights, RAW, self.s("toy_raw"))
+            scaled = self._amp_chart(tokens, self.derived.fill_weights_scaled, SCALED,
+                                     self.s("toy_scaled"))
+            holder = theme.text(f"d = {self.num(d)}", theme.BODY_SIZE, theme.FG)
+            holder.move_to(UP * (theme.CONTENT_TOP - 0.2))
+            self._layout_charts([(holder, raw, scaled)])
+            note = theme.text(self.s("toy_note"), theme.BODY_SIZE, theme.FG)
+            theme.fit(note, theme.CONTENT_W)
+            note.next_to(VGroup(raw, scaled), DOWN, buff=0.7)
+            VGroup(holder, raw, scaled, note).move_to(theme.CONTENT_CENTER)
+            b.until("toy")
+            self.play(FadeIn(holder), FadeIn(raw), run_time=b.rt(0.08, 0.6))
+            b.until("scaled")
+            self.play(FadeIn(scaled, shift=0.2 * LEFT), run_time=b.rt(0.08, 0.6))
+            self.play(Indicate(scaled[1][0], color=SCALED), run_time=b.rt(0.06, 0.6))
+            b.until("why")
+            skipped = SurroundingRectangle(raw, color=RAW, buff=0.15)
+            self.play(Create(skipped), run_time=b.rt(0.08, 0.6))
+            b.until("keep")
+            self.play(FadeOut(skipped), FadeIn(note, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
+
         with self.beat("knob") as b:
             self.clear_content(b, keep=(header,))
             knob = self._knob()
@@ -207,7 +234,7 @@ class ScalingScene(NarratedScene):
             self.play(Rotate(knob["pointer"], angle=knob["loud_turn"], about_point=center),
                       FadeIn(good), loud.animate.set_opacity(0.5), run_time=b.rt(0.1, 0.8))
             b.until("final")
-            self.play(Write(final), run_time=b.rt(0.1, 1.0))
+            self.play(theme.reveal(final), run_time=b.rt(0.1, 1.0))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _update_chart(self, old: VGroup, new: VGroup) -> list:

@@ -21,7 +21,6 @@ from manim import (
     SurroundingRectangle,
     Transform,
     VGroup,
-    Write,
 )
 
 from scenes import theme
@@ -46,7 +45,7 @@ class FormulaScene(NarratedScene):
             self.title_card(b)
             f = theme.attention_formula(size=46)
             f.move_to(UP * (theme.CONTENT_TOP - 0.05 - f.height / 2))
-            self.play(Write(f), run_time=b.rt(0.2, 1.5))
+            self.play(theme.reveal(f), run_time=b.rt(0.2, 1.5))
             grid_top = f.get_bottom()[1] - 0.35
             name = self._name()
             name.move_to([TEXT_X + name.width / 2, grid_top - name.height / 2, 0])

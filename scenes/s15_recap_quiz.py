@@ -1,7 +1,9 @@
-"""Recap of the four steps on the formula, then four questions, each with a short countdown.
+"""Recap of the four steps on the formula, four questions, and a closing card.
 
 The recap writes the formula as the formula scene does and lights each part as its step is
-named. Each answer is revealed line by line as the voice reaches it.
+named. Each question is on screen as it is read; a "pause and think" prompt and a countdown
+of THINK_SECONDS follow, then the answer is revealed line by line as the voice reaches it.
+The closing card holds the formula in one line and points to multi-head attention.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from manim import (
     ReplacementTransform,
     ValueTracker,
     VGroup,
-    Write,
     always_redraw,
     rate_functions,
 )
@@ -30,9 +31,9 @@ from manim import (
 from scenes import theme
 from scenes.base import NarratedScene
 
-COUNTDOWN_SECONDS = 3  # the silent pause before each answer (a timing, not an example value)
+THINK_SECONDS = 8  # time to think before each answer (a timing, not an example value)
 RING_R = 1.0
-RING_CENTER = DOWN * 0.4
+RING_CENTER = DOWN * 1.0
 QUESTION_Y = 1.6
 LINE_MARKS = "bcd"  # answer line i + 1 appears at cue mark LINE_MARKS[i]; the first at once
 # The formula, labelled like the formula scene's so each step's part can be lit.
@@ -56,7 +57,7 @@ class RecapQuizScene(NarratedScene):
                       - 0.1)
             rows.next_to(name, DOWN, buff=0.45)
             b.until("f")
-            self.play(Write(f), run_time=max(0.5, min(1.2, b.time_to("name"))))
+            self.play(theme.reveal(f), run_time=max(0.5, min(1.2, b.time_to("name"))))
             b.until("name")
             self.play(FadeIn(name, shift=0.1 * UP), run_time=b.rt(0.05, 0.6))
             lit = None
@@ -80,18 +81,22 @@ class RecapQuizScene(NarratedScene):
         }
         for n, (label, question) in enumerate(zip(labels, questions, strict=True), start=1):
             with self.beat(f"q{n}") as b:
-                self.clear_content(b, keep=(header,))
                 tag = theme.text(label, 26, theme.ACCENT, weight="BOLD")
                 tag.to_edge(LEFT, buff=theme.MARGIN + 0.2).set_y(theme.CONTENT_TOP - 0.3)
                 q = theme.wrap(question, theme.CONTENT_W - 1.0, 34, theme.FG)
                 for line in q:
                     line.set_x(0)
                 q.move_to(UP * QUESTION_Y)
-                self.play(FadeIn(tag), run_time=b.rt(0.1, 0.5))
-                self.play(FadeIn(q, shift=0.1 * DOWN), run_time=b.rt(0.1, 0.9))
+                # on screen as it is read: the old answer goes and the question comes at once
+                gone = [m for m in self.mobjects if m is not header]
+                self.play(*[FadeOut(m) for m in gone], FadeIn(tag),
+                          FadeIn(q, shift=0.1 * DOWN), run_time=0.4)
 
-            with self.beat(f"think{n}", at_least=COUNTDOWN_SECONDS + 0.2):
-                clock = self._countdown()
+            with self.beat(f"think{n}", at_least=THINK_SECONDS + 0.5):
+                prompt = theme.text(self.s("pause"), theme.BODY_SIZE, theme.ACCENT)
+                prompt.move_to(RING_CENTER + UP * (RING_R + 0.5))
+                self.play(FadeIn(prompt, shift=0.1 * UP), run_time=0.3)
+                clock = VGroup(prompt, self._countdown())
 
             with self.beat(f"a{n}") as b:
                 panel = self._answer(self.items(f"a{n}"), line_colors[n], q)
@@ -101,6 +106,24 @@ class RecapQuizScene(NarratedScene):
                 for mark, line in zip(LINE_MARKS, panel[2][1:], strict=False):
                     b.until(mark)
                     self.play(FadeIn(line, shift=0.1 * RIGHT), run_time=b.rt(0.08, 0.6))
+
+        with self.beat("outro") as b:
+            # The closing card: the whole idea in one line, and where to go next.
+            self.clear_content(b, keep=(header,))
+            f = theme.attention_formula(size=56)
+            f.move_to(UP * 0.9)
+            line = theme.text(self.s("one_line"), theme.BODY_SIZE, theme.MUTED)
+            line.next_to(f, UP, buff=0.5)
+            ahead = theme.text(self.s("next"), theme.BODY_SIZE + 4, theme.ACCENT, weight="BOLD")
+            ahead.next_to(f, DOWN, buff=0.9)
+            gloss = theme.text(self.s("next_gloss"), theme.SMALL_SIZE + 2, theme.FG)
+            theme.fit(gloss, theme.CONTENT_W)
+            gloss.next_to(ahead, DOWN, buff=0.3)
+            b.until("f")
+            self.play(FadeIn(line), theme.reveal(f), run_time=b.rt(0.1, 0.9))
+            b.until("next")
+            self.play(FadeIn(ahead, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
+            self.play(FadeIn(gloss, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _recap_rows(self) -> VGroup:
@@ -130,10 +153,10 @@ class RecapQuizScene(NarratedScene):
     def _countdown(self) -> VGroup:
         """A ring that empties and a digit that counts down, one second per step.
 
-        The countdown lasts COUNTDOWN_SECONDS whatever the prompt's length; its beat is
+        The countdown lasts THINK_SECONDS whatever the prompt's length; its beat is
         extended to hold it (``at_least``), the extra time being a silent pause to think.
         """
-        total = COUNTDOWN_SECONDS
+        total = THINK_SECONDS
         left = ValueTracker(1.0)
         track = Circle(radius=RING_R, stroke_color=theme.MUTED, stroke_width=8,
                        stroke_opacity=0.4).move_to(RING_CENTER)

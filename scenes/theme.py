@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import manimpango
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
     RIGHT,
     UP,
+    FadeIn,
     Mobject,
     Rectangle,
     RoundedRectangle,
     Text,
     VGroup,
+    VMobject,
     config,
 )
 
@@ -35,6 +39,9 @@ ACCENT = "#7aa2f7"
 GOOD = "#8bd17c"
 PANEL = "#1c2230"
 SHARE_COLOR = "#c39bd3"  # attention shares (softmax weights): never Q's yellow
+# A series set beside the shares to compare with them (shares before ÷ √d, a hard choice):
+# the one other colour shares are ever drawn in.
+COMPARE_COLOR = "#7aa2f7"
 
 # Layout (Manim units; the frame is 14.22 x 8): header at top, subtitles in the bottom band.
 FRAME_W = config.frame_width
@@ -56,9 +63,53 @@ SMALL_SIZE = 22
 NUM_SIZE = 28
 
 
+_RADICAL = re.compile(r"√(\{[^}]*\}|[A-Za-z0-9.]+)")  # √d, √64, √{d_k}
+
+
 def text(s: str, size: float = BODY_SIZE, color: str = FG, weight: str = "NORMAL") -> Text:
-    """Text in the theme font (CJK-capable)."""
-    return Text(s, font=FONT, font_size=size, color=color, weight=weight)
+    """Text in the theme font (CJK-capable). A square root (``√d``, ``√64``) gets a radical
+    drawn over its whole radicand: the font's √ glyph has a stub of a bar that covers
+    nothing ("√ d"). The radical is a submobject of the text, so it moves and fades with it.
+    """
+    if "√" not in s:
+        return Text(s, font=FONT, font_size=size, color=color, weight=weight)
+    shown, spans, pos = "", [], 0
+    for m in _RADICAL.finditer(s):
+        before = s[pos:m.start()]
+        if before.endswith(" "):
+            before = before[:-1]  # the radical's own gap replaces the space before it
+        shown += before + "\u2002\u2009"  # an en and a thin space: room for the sign
+        radicand = m.group(1).strip("{}")
+        spans.append((len(shown), len(shown) + len(radicand)))
+        shown += radicand
+        pos = m.end()
+    shown += s[pos:]
+    t = Text(shown, font=FONT, font_size=size, color=color, weight=weight)
+    glyph = {}  # character offset -> its glyph (whitespace has none)
+    for i, ch in enumerate(shown):
+        if not ch.isspace():
+            glyph[i] = len(glyph)
+    digit = Text("0", font=FONT, font_size=size).height  # the sign is at least this tall
+    for a, b in spans:
+        body = VGroup(*[t[glyph[i]] for i in range(a, b) if i in glyph])
+        if not body.submobjects:
+            continue
+        left, right, bottom = body.get_left()[0], body.get_right()[0], body.get_bottom()[1]
+        top = max(body.get_top()[1], bottom + digit) + 0.12 * digit
+        h = top - bottom
+        corners = [(left - 0.56 * h, bottom + 0.40 * h), (left - 0.46 * h, bottom + 0.48 * h),
+                   (left - 0.28 * h, bottom - 0.02 * h), (left - 0.08 * h, top),
+                   (right + 0.06 * h, top)]
+        sign = VMobject(stroke_color=color, stroke_width=size / 14)
+        sign.set_points_as_corners([np.array([x, y, 0.0]) for x, y in corners])
+        t.add(sign)
+    return t
+
+
+def reveal(m: Mobject, shift: float = 0.12) -> FadeIn:
+    """How text and formulas enter: faded in whole. ``Write`` draws glyph outlines first,
+    which shows half-drawn characters for most of a second."""
+    return FadeIn(m, shift=shift * UP)
 
 
 def fit(m: Mobject, width: float = CONTENT_W, height: float = CONTENT_H) -> Mobject:
