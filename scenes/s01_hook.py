@@ -19,7 +19,6 @@ from manim import (
     Indicate,
     Line,
     Rectangle,
-    SurroundingRectangle,
     Text,
     VGroup,
 )
@@ -58,8 +57,8 @@ class HookScene(NarratedScene):
             b.until("answer")
             self.play(FadeIn(answer, shift=0.1 * UP), run_time=b.rt(0.1, 0.6))
             # The clue and the lure are the words the narration names (token 0 and token 1).
-            clue = SurroundingRectangle(spans[0], color=theme.GOOD, buff=0.08)
-            lure = SurroundingRectangle(spans[1], color=theme.MUTED, buff=0.08)
+            clue = self._word_box(spans[0], theme.GOOD)
+            lure = self._word_box(spans[1], theme.MUTED)
             b.until("clue")
             self.play(Create(clue), Indicate(spans[0], color=theme.GOOD, scale_factor=1.1),
                       run_time=b.rt(0.12, 0.8))
@@ -184,6 +183,13 @@ class HookScene(NarratedScene):
         blank_chip = self._chip(self.s("blank"), theme.Q_COLOR, theme.Q_COLOR)
         blank_chip.move_to(RIGHT * xs[-1] + UP * CHIP_Y)
         return chips, blank_chip
+
+    @staticmethod
+    def _word_box(glyphs: VGroup, color: str) -> Rectangle:
+        """A frame around a word of the sentence: tight at the sides, where a comma's ink
+        sits close to the word's, roomier above and below."""
+        return Rectangle(width=glyphs.width + 0.08, height=glyphs.height + 0.22,
+                         color=color).move_to(glyphs)
 
     @staticmethod
     def _chip(s: str, color: str, stroke: str) -> VGroup:

@@ -174,10 +174,13 @@ class SoftAttentionScene(NarratedScene):
             right.move_to(RIGHT * 3.4 + UP * 0.45)
             x0 = float(scores[runner])
             here = ValueTracker(x0)
+            # The hard panel has its own point: the soft one ends on the jump, where a
+            # numerical slope of the step is a full-height line.
+            here_r = ValueTracker(x0)
             ax_l, ax_r = left[0][0], right[0][0]
 
-            def dot_on(ax: Axes, f: Callable[[float], float]) -> Dot:
-                x = here.get_value()
+            def dot_on(ax: Axes, f: Callable[[float], float], at: ValueTracker) -> Dot:
+                x = at.get_value()
                 return Dot(self._p(ax, x, f(x)), radius=0.1, color=theme.FG)
 
             notes = VGroup(theme.text(self.s("soft_note"), theme.SMALL_SIZE, theme.GOOD),
@@ -192,17 +195,19 @@ class SoftAttentionScene(NarratedScene):
             b.until("soft")
             self.play(Create(left[1]), run_time=b.rt(0.12, 1.4))
             b.until("grad")
-            dot_l = always_redraw(lambda: dot_on(ax_l, soft_top))
+            dot_l = always_redraw(lambda: dot_on(ax_l, soft_top, here))
             tangent = always_redraw(lambda: self._tangent(ax_l, soft_top, here.get_value(), gap))
             self.play(FadeIn(dot_l), Create(tangent), FadeIn(notes[0]), run_time=b.rt(0.06, 0.6))
             self.play(here.animate.set_value(x0 + gap), run_time=b.rt(0.2, 2.5))
             b.until("hard")
             self.play(Create(right[1]), run_time=b.rt(0.1, 1.2))
             b.until("flat")
-            dot_r = always_redraw(lambda: dot_on(ax_r, hard_top))
-            flat = always_redraw(lambda: self._tangent(ax_r, hard_top, here.get_value(), gap))
+            dot_r = always_redraw(lambda: dot_on(ax_r, hard_top, here_r))
+            # a step is flat wherever it is defined: its slope is zero, drawn as such
+            flat = always_redraw(lambda: self._tangent(ax_r, hard_top, here_r.get_value(), gap,
+                                                       slope=0.0))
             self.play(FadeIn(dot_r), Create(flat), FadeIn(notes[1]), run_time=b.rt(0.06, 0.6))
-            self.play(here.animate.set_value(x0 - gap / 2), run_time=b.rt(0.15, 1.5))
+            self.play(here_r.animate.set_value(x0 - gap / 2), run_time=b.rt(0.15, 1.5))
             for m in (dot_l, dot_r, tangent, flat):
                 m.clear_updaters()
 
@@ -283,10 +288,12 @@ class SoftAttentionScene(NarratedScene):
         """A point of a curve panel: x in score units (the axis starts at ``plot_lo``)."""
         return ax.c2p(x - self.plot_lo, y)
 
-    def _tangent(self, ax: Axes, f: Callable[[float], float], x: float, step: float) -> Arrow:
-        """A short tangent to ``f`` at ``x`` (numerical slope), drawn as an arrow downhill."""
-        h = step / 1000
-        slope = (f(x + h) - f(x - h)) / (2 * h)
+    def _tangent(self, ax: Axes, f: Callable[[float], float], x: float, step: float,
+                 slope: float | None = None) -> Arrow:
+        """A short tangent to ``f`` at ``x`` (numerical slope unless given), as an arrow."""
+        if slope is None:
+            h = step / 1000
+            slope = (f(x + h) - f(x - h)) / (2 * h)
         dx = step * 0.6
         start = self._p(ax, x - dx, f(x) - slope * dx)
         end = self._p(ax, x + dx, f(x) + slope * dx)

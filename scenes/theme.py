@@ -128,9 +128,18 @@ def place_in_content(m: Mobject, width: float = CONTENT_W, height: float = CONTE
 
 
 def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG) -> VGroup:
-    """Text broken into lines that fit ``max_width`` (CJK by character, Latin by word)."""
-    words = s.split(" ") if " " in s else list(s)
+    """Text broken into lines that fit ``max_width`` (CJK by character, Latin by word),
+    never inside quotes or brackets (“grew up” stays on one line)."""
     sep = " " if " " in s else ""
+    words: list[str] = []
+    depth = 0
+    for w in s.split(" ") if sep else list(s):
+        if depth > 0 and words:
+            words[-1] += sep + w
+        else:
+            words.append(w)
+        depth += sum(w.count(c) for c in "“「（(【[") - sum(w.count(c) for c in "”」）)】]")
+        depth = max(depth, 0)
     lines: list[str] = []
     cur = ""
     for w in words:
