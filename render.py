@@ -64,6 +64,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"error: {message} (see {self.prog} --help)\n")
 
 
+def folder(value: str) -> Path:
+    """An --out or --cache folder; refuses an empty path and folders the run would litter or
+    that ``render.py clean`` must never empty (the filesystem root, your home, this project)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("empty path; give a folder such as output")
+    path = Path(value).expanduser()
+    real = path.resolve()
+    for unsafe, what in ((Path(real.anchor), "the filesystem root"),
+                         (Path.home().resolve(), "your home folder"),
+                         (ROOT, "this project's own folder")):
+        if real == unsafe:
+            raise argparse.ArgumentTypeError(f"{value} is {what}; give a folder of its own, "
+                                             f"such as {path / 'output'}")
+    return path
+
+
 def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Namespace:
     ids = ", ".join(s.scene_id for s in scenes)
     p = _Parser(
@@ -92,9 +108,9 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                         "for both (default: auto)")
     p.add_argument("--numbers", type=Path, metavar="FILE",
                    help=f"TOML numbers file replacing the examples (default: {DEFAULT_NUMBERS})")
-    p.add_argument("--out", type=Path, default=Path("output"), metavar="DIR",
+    p.add_argument("--out", type=folder, default=Path("output"), metavar="DIR",
                    help="output directory (default: ./output)")
-    p.add_argument("--cache", type=Path, metavar="DIR", default=DEFAULT_CACHE,
+    p.add_argument("--cache", type=folder, metavar="DIR", default=DEFAULT_CACHE,
                    help="build cache: audio/ clips and scenes/ pictures "
                         "(default: ~/.cache/qkv-explainer)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
@@ -209,8 +225,8 @@ def clean(argv: list[str]) -> int:
     p = _Parser(prog="render.py clean",
                                 description="Remove the outputs (OUT/zh, OUT/en, "
                                             "OUT/index.html, work files) and the build cache.")
-    p.add_argument("--out", type=Path, default=Path("output"), metavar="DIR")
-    p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, metavar="DIR")
+    p.add_argument("--out", type=folder, default=Path("output"), metavar="DIR")
+    p.add_argument("--cache", type=folder, default=DEFAULT_CACHE, metavar="DIR")
     p.add_argument("--keep-cache", action="store_true", help="remove the outputs only")
     args = p.parse_args(argv)
     gone = []

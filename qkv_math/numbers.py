@@ -389,16 +389,48 @@ def _positive_ints(r: _Reader, value: object, key: str) -> tuple[int, ...]:
     return tuple(r.integer(v, key, minimum=1, what=f"entry {i + 1}") for i, v in enumerate(value))
 
 
+# What the scaling scene can show, and what its experiment can draw in memory and time: the
+# table and the narration name the first and the fourth d and amplification (four of each);
+# the draws take samples x keys x d numbers for the largest d.
+SCALING_ROWS = 4
+MAX_D = 4096
+MAX_KEYS = 64
+MAX_SAMPLES = 1_000_000
+MAX_DRAWS = 20_000_000  # samples x keys x largest d: about 160 MB of float64 at most
+MAX_FACTOR = 1000.0
+
+
 def _scaling(r: _Reader, data: Mapping[str, Any]) -> Scaling:
     t = r.table(data, "scaling")
     seed = r.integer(t["seed"], "scaling.seed", minimum=0)
     dims = _positive_ints(r, t["dims"], "scaling.dims")
+    if len(dims) != SCALING_ROWS:
+        r.fail("scaling.dims", f"{_plural(len(dims), 'entry')}; the scaling scene shows exactly "
+                               f"{SCALING_ROWS} (its table has a row for each)")
+    if any(b <= a for a, b in zip(dims, dims[1:], strict=False)):
+        r.fail("scaling.dims", f"{list(dims)} must grow from each entry to the next "
+                               f"(the narration names the last as the largest)")
+    if max(dims) > MAX_D:
+        r.fail("scaling.dims", f"{max(dims)} is over the limit of {MAX_D}")
     keys = r.integer(t["keys"], "scaling.keys", minimum=1)
+    if keys > MAX_KEYS:
+        r.fail("scaling.keys", f"{keys} is over the limit of {MAX_KEYS}")
     samples = r.integer(t["samples"], "scaling.samples", minimum=1)
+    if samples > MAX_SAMPLES:
+        r.fail("scaling.samples", f"{samples} is over the limit of {MAX_SAMPLES}")
+    if samples * keys * max(dims) > MAX_DRAWS:
+        r.fail("scaling.samples", f"{samples} draws of {keys} keys at d = {max(dims)} is "
+                                  f"{samples * keys * max(dims):,} numbers, over the limit of "
+                                  f"{MAX_DRAWS:,}; draw fewer samples")
     amplify = r.vector(t["amplify"], "scaling.amplify")
     if (amplify <= 0).any():
         i = int(np.argmax(amplify <= 0))
         r.fail("scaling.amplify", f"entry {i + 1} is {amplify[i]:g}; factors must be positive")
+    if len(amplify) != SCALING_ROWS:
+        r.fail("scaling.amplify", f"{_plural(len(amplify), 'entry')}; the scaling scene shows "
+                                  f"exactly {SCALING_ROWS} factors")
+    if amplify.max() > MAX_FACTOR:
+        r.fail("scaling.amplify", f"{amplify.max():g} is over the limit of {MAX_FACTOR:g}")
     return Scaling(
         seed=seed,
         dims=dims,

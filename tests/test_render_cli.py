@@ -212,3 +212,21 @@ def test_an_unwritable_output_directory_is_one_line_and_exit_2():
     assert p.returncode == 2
     lines = [line for line in p.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "--out" in lines[0] and "cannot write" in lines[0], p.stderr
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("", "empty path"),
+    ("  ", "empty path"),
+    ("/", "filesystem root"),
+    (str(Path.home()), "home folder"),
+    (str(ROOT), "this project's own folder"),
+])
+@pytest.mark.parametrize("command", [[], ["clean"]])
+def test_an_empty_or_unsafe_folder_is_refused(tmp_path, value, says, command):
+    """Nothing is written or removed in the current folder, the root, home or the project."""
+    before = sorted(p.name for p in tmp_path.iterdir())
+    p = run(*command, "--out", value, *([] if command else ["--plan"]), cwd=tmp_path)
+    assert p.returncode == 2
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "--out" in lines[0] and says in lines[0], p.stderr
+    assert sorted(q.name for q in tmp_path.iterdir()) == before

@@ -188,6 +188,17 @@ BAD = [
     ("seed-string", sub("seed = 7", 'seed = "7"'), "scaling.seed"),
     ("amplify-negative", sub("amplify = [1, 2, 4, 8]", "amplify = [1, -2]"), "scaling.amplify"),
     ("amplify-string", sub("amplify = [1, 2, 4, 8]", 'amplify = [1, "x"]'), "scaling.amplify"),
+    # what the scaling scene can show, and what its experiment can draw in memory and time
+    ("dims-three", sub("dims = [4, 16, 64, 256]", "dims = [4, 16, 64]"), "scaling.dims"),
+    ("dims-not-growing", sub("dims = [4, 16, 64, 256]", "dims = [4, 64, 16, 256]"),
+     "scaling.dims"),
+    ("dims-huge", sub("dims = [4, 16, 64, 256]", "dims = [4, 16, 64, 100000]"), "scaling.dims"),
+    ("keys-huge", sub("keys = 4", "keys = 100000"), "scaling.keys"),
+    ("samples-huge", sub("samples = 2000", "samples = 200000000"), "scaling.samples"),
+    ("draws-huge", sub("samples = 2000", "samples = 900000"), "scaling.samples"),
+    ("amplify-three", sub("amplify = [1, 2, 4, 8]", "amplify = [1, 2, 4]"), "scaling.amplify"),
+    ("amplify-huge", sub("amplify = [1, 2, 4, 8]", "amplify = [1, 2, 4, 1e9]"),
+     "scaling.amplify"),
 ]
 
 
