@@ -130,6 +130,10 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                         "stop playing full-HD video)")
     p.add_argument("--silent-clips", action="store_true",
                    help="also write each clip without voice (clips/NN_<scene>.silent.mp4)")
+    p.add_argument("--accept-layout", action="store_true",
+                   help="publish even when a scene reports something crossing the frame edge "
+                        "or the subtitle band (by default that stops the run, naming the scene "
+                        "and beat)")
     p.add_argument("--verbose", action="store_true",
                    help="show Manim's own log lines and the full traceback when a stage "
                         "fails")
@@ -271,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from narration.tts.select import choose_engine
     from narration.types import TTSError
-    from pipeline.build import build  # heavy imports only once inputs are valid
+    from pipeline.build import LayoutError, build  # heavy imports only once inputs are valid
     from pipeline.media import MediaError, check_ffmpeg
     from pipeline.progress import BuildProgress
     from pipeline.scene_render import SceneRenderError
@@ -279,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     config = BuildConfig(out=args.out, cache=args.cache, quality=args.quality,
                          jobs=args.jobs, burn_subs=args.burn_subs, clips=args.clips,
                          clip_height=args.clip_height, silent_clips=args.silent_clips,
-                         verbose=args.verbose)
+                         verbose=args.verbose, accept_layout=args.accept_layout)
     progress = BuildProgress()
     problem = check_out_dir(args.out)
     if problem:
@@ -307,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         _say("interrupted: finished scenes are kept in the cache; previous outputs left "
              "as they were")
         return 130
-    except (SceneRenderError, MediaError) as err:
+    except (SceneRenderError, MediaError, LayoutError) as err:
         if args.verbose:
             raise
         _say(f"error: {str(err).splitlines()[0]}")

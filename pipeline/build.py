@@ -53,6 +53,10 @@ from scenes.registry import SceneInfo
 BUILD_FORMAT = 1
 
 
+class LayoutError(RuntimeError):
+    """A scene drew something across the frame edge, the subtitle band or another element."""
+
+
 @functools.cache
 def versions() -> dict[str, str]:
     """The tools whose versions change a picture or a master."""
@@ -590,6 +594,11 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
         progress.say(f"{j.label}: render ({j.lookup.reason})")
     render_jobs(todo, config, plan_inputs, store, progress, config.out / ".work")
 
+    problems = [w for j in jobs if j.entry is not None for w in j.entry.times.layout]
+    if problems and not config.accept_layout:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise LayoutError(f"layout: {problems[0]}{more}; nothing was published. Shorten the "
+                          f"text or the numbers, or pass --accept-layout to publish anyway")
     for lang in plan_inputs.langs:
         mine = [j for j in jobs if j.lang == lang]
         key = language_key(config, plan_inputs, lang, mine, clips[lang])

@@ -27,6 +27,7 @@ class BuildConfig:
     clip_height: int = 720
     silent_clips: bool = False
     verbose: bool = False
+    accept_layout: bool = False  # publish even when a scene reports a layout problem
 
     @property
     def audio_cache(self) -> Path:

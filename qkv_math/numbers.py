@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import tomllib
 from collections.abc import Mapping
@@ -407,7 +408,7 @@ def _scaling(r: _Reader, data: Mapping[str, Any]) -> Scaling:
     if len(dims) != SCALING_ROWS:
         r.fail("scaling.dims", f"{_plural(len(dims), 'entry')}; the scaling scene shows exactly "
                                f"{SCALING_ROWS} (its table has a row for each)")
-    if any(b <= a for a, b in zip(dims, dims[1:], strict=False)):
+    if any(b <= a for a, b in itertools.pairwise(dims)):
         r.fail("scaling.dims", f"{list(dims)} must grow from each entry to the next "
                                f"(the narration names the last as the largest)")
     if max(dims) > MAX_D:

@@ -230,3 +230,29 @@ def test_an_empty_or_unsafe_folder_is_refused(tmp_path, value, says, command):
     lines = [line for line in p.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "--out" in lines[0] and says in lines[0], p.stderr
     assert sorted(q.name for q in tmp_path.iterdir()) == before
+
+
+@pytest.mark.slow
+def test_a_layout_problem_fails_the_render_unless_accepted(tmp_path):
+    """A valid numbers file whose long word the formula scene cannot fit: the run stops
+    naming the scene and beat and publishes nothing; --accept-layout publishes it."""
+    from qkv_math.numbers import DEFAULT_NUMBERS
+
+    text = DEFAULT_NUMBERS.read_text("utf-8")
+    old = 'tokens = { zh = ["猫", "追", "球"], en = ["cat", "chases", "ball"] }'
+    assert old in text
+    numbers = tmp_path / "long.toml"
+    numbers.write_text(text.replace(old, 'tokens = { zh = ["一只非常非常非常大的橘色花猫", '
+                                         '"追", "球"], en = ["cat", "chases", "ball"] }'), "utf-8")
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    args = ["--numbers", str(numbers), "--scenes", "formula", "--lang", "zh", "--quality", "low",
+            "--tts", "espeak", "--no-clips", "--out", str(out), "--cache", str(cache)]
+    p = run(*args)
+    assert p.returncode == 1, p.stderr[-2000:]
+    last = [line for line in p.stderr.splitlines() if line.startswith("error:")]
+    assert len(last) == 1 and "layout: formula." in last[0] and "--accept-layout" in last[0]
+    assert not (out / "zh").exists()
+    p = run(*args, "--accept-layout")
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "scenes 0 rendered, 1 reused" in p.stderr  # the picture was kept in the cache
+    assert (out / "zh" / "video.mp4").is_file()
