@@ -15,8 +15,10 @@ Rules, in short:
   (42) for English, measured on the displayed, stripped line (:func:`line_width`: in Chinese
   half-width characters count half). A cue has at most two lines.
 * A break never falls inside brackets or quotes (a vector, a quoted phrase) unless the group
-  is longer than a line, nor inside a Chinese word (jieba, ``narration.segment``); a break
-  that cuts one or two words off from the rest of their clause is avoided.
+  is longer than a line, nor inside a Chinese word (jieba, ``narration.segment``), and is
+  avoided inside a tight phrase (``narration.phrases``: Q、K、V, a number list, "hands
+  over", "square root of d"); a break that cuts one or two words off from the rest of
+  their clause is avoided.
 * Breaks are preferred after punctuation (sentence ends, then ``;:`` and dashes, then
   commas, then ``、``), for English before a conjunction/preposition, then at any other
   space; in Chinese at any character boundary, preferring word-timing boundaries. Ragged
@@ -53,6 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from narration import subtitle_files
+from narration.phrases import inside_phrase
 from narration.segment import group_depth, word_boundaries
 from narration.types import Cue, WordTiming
 
@@ -114,6 +117,7 @@ _COST_AFTER_ARTICLE = 90.0
 _COST_INSIDE_WORD = 100.0
 _COST_INSIDE_GROUP = 400.0  # inside brackets or quotes: a vector, a quoted phrase
 _COST_INSIDE_ZH_WORD = 250.0  # between two characters of one Chinese word (jieba)
+_COST_INSIDE_PHRASE = 220.0  # inside a tight phrase: Q、K、V, 66%, 24% and 9%, hands over
 _COST_FRAGMENT = 70.0  # a break leaving one or two words cut off from their clause
 _COST_RAGGED = 40.0  # times ((limit - width) / limit) ** 2
 _COST_ORPHAN = 300.0  # a one-character Chinese line
@@ -463,6 +467,8 @@ def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
             cost = max(cost, _COST_INSIDE_ZH_WORD)
         if depth[nxt[0]] and depth[e]:
             cost += _COST_INSIDE_GROUP
+        elif inside_phrase(text, nxt[0], zh):
+            cost += _COST_INSIDE_PHRASE
         if not sentence and cost < _COST_INSIDE_WORD:
             ahead = _fragment_len(text, spans, k, zh)
             if ahead <= 2:

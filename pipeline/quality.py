@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from narration.phrases import inside_phrase
 from narration.segment import enclosing_group, word_boundaries
 from narration.subtitles import (
     EN_MAX_CHARS,
@@ -93,6 +94,9 @@ def break_problem(text: str, p: int, zh_words: frozenset[int] | None) -> str | N
                 return f"inside a word: {where}"
         else:
             return f"inside a word: {where}"
+    phrase = inside_phrase(text, p, zh)
+    if phrase is not None:
+        return f"inside a phrase ({text[phrase[0]:phrase[1]]}): {where}"
     return None
 
 

@@ -95,3 +95,76 @@ def test_zh_symbol_lists_and_domain_words_stay_whole(shift: int) -> None:
     lines = lines_of(zh_cues(text))
     assert any("Q、K、V" in line for line in lines), lines
     assert any("掩码自注意力" in line for line in lines), lines
+
+
+# The tight phrases reviewers found split in the masters, each placed at every offset of a
+# filler so that a break would be tempting at each of its inside positions.
+ZH_PHRASES = ["这套", "Q、K、V", "Q、K 和 V", "键 K", "除以根号 d", "法国的 K",
+              "1乘1，1乘1，0乘0", "66%、24%、9%和0.4%"]
+EN_PHRASES = ["Q, K and V", "hands over", "the square root of d", "a negative key entry",
+              "keys and values", "1 times 1, 1 times 1, 0 times 0", "66%, 24%, 9% and 0.4%"]
+
+
+def _line_starts(text: str, cues, zh: bool) -> list[int]:
+    """Where each line after the first starts in ``text`` (character by character, as
+    ``support.align`` reads them, so a repeated word cannot be mistaken for another)."""
+    drop = "，、。；：,;:．｡､" if zh else ""
+    pos, starts = 0, []
+    for line in lines_of(cues):
+        while pos < len(text) and (text[pos].isspace()
+                                   or (text[pos] in drop and text[pos] != line[0])):
+            pos += 1
+        starts.append(pos)
+        for ch in line:
+            if ch == " ":
+                while text[pos].isspace():
+                    pos += 1
+            else:
+                assert text[pos] == ch, (line, text[pos:pos + 10])
+                pos += 1
+    return starts[1:]
+
+
+def _phrase_breaks(text: str, cues, zh: bool) -> list[str]:
+    from narration.phrases import inside_phrase
+
+    found = []
+    for p in _line_starts(text, cues, zh):
+        if inside_phrase(text, p, zh):
+            found.append(f"{text[max(0, p - 8):p]}|{text[p:p + 8]}")
+    return found
+
+
+@pytest.mark.parametrize("phrase", ZH_PHRASES)
+@pytest.mark.parametrize("shift", range(4, 17, 3))
+def test_zh_tight_phrases_are_not_split(phrase: str, shift: int) -> None:
+    text = ZH_FILLER[:shift] + "，" + phrase + "，" + ZH_FILLER + "。"
+    cues = zh_cues(text)
+    check_layout(text, cues, zh=True)
+    assert _phrase_breaks(text, cues, True) == [], lines_of(cues)
+
+
+@pytest.mark.parametrize("phrase", EN_PHRASES)
+@pytest.mark.parametrize("shift", range(10, 60, 9))
+def test_en_tight_phrases_are_not_split(phrase: str, shift: int) -> None:
+    text = EN_FILLER[:shift].rstrip() + " " + phrase + " " + EN_FILLER + "."
+    cues = en_cues(text)
+    check_layout(text, cues, zh=False)
+    assert _phrase_breaks(text, cues, False) == [], lines_of(cues)
+
+
+@pytest.mark.parametrize(("text", "cut"), [
+    ("整个视频用到的这套方法", "这"), ("于是 Q、K、V 三个向量", "Q、K、"),
+    ("每个分数都要除以根号 d 才行", "除以"),
+    ("the query, Q, K and V here", "Q,"), ("and it hands over the content", "hands"),
+    ("divide by the square root of d now", "square root"),
+    ("shares: 66%, 24%, 9% and 0.4% here", "24%,"),
+])
+def test_the_report_counts_a_break_inside_a_phrase(text: str, cut: str) -> None:
+    """A break right after ``cut`` (at the next character that is not a space)."""
+    p = text.index(cut) + len(cut)
+    while text[p] == " ":
+        p += 1
+    zh = any("\u4e00" <= c <= "\u9fff" for c in text)
+    got = break_problem(text, p, word_boundaries(text) if zh else None)
+    assert got is not None and "phrase" in got, (text[:p], text[p:], got)
