@@ -18,6 +18,10 @@ from narration.types import Cue
 _SENTENCE = frozenset("。.！!？?")
 _CLAUSE = frozenset("；;：:—")
 _COMMA = frozenset("，,、")
+# A line never starts with these (they close what came before) nor ends with an opener.
+_NO_START = frozenset("。，、；：？！.,;:?!」』）)】”’…")
+_OPENERS = frozenset("「『（(【“‘")
+MAX_OTHER_LINES = 2
 
 
 def _breaks(text: str, zh: bool) -> dict[int, float]:
@@ -31,6 +35,8 @@ def _breaks(text: str, zh: bool) -> dict[int, float]:
         before, at = text[p - 1], text[p]
         if before in ".," and at.isdigit():
             continue  # 0.71, 1,000
+        if at in _NO_START or before in _OPENERS:
+            continue  # a piece never starts with 。 or 」, nor a line ends with 「
         if before in _SENTENCE:
             out[p] = 0.0
         elif before in _CLAUSE:
@@ -85,7 +91,48 @@ def wrap(text: str, zh: bool) -> list[str]:
         rest = rest[cut:].strip()
     if rest:
         lines.append(rest)
-    return [line for line in lines if line]
+    return _no_bare_punctuation([line for line in lines if line])
+
+
+def cue_lines(text: str, zh: bool) -> list[str]:
+    """The other language's lines of one bilingual cue: wrapped to the width, at most
+    MAX_OTHER_LINES (two), never a line of punctuation alone."""
+    lines = wrap(text, zh)
+    return lines if len(lines) <= MAX_OTHER_LINES else _two_lines(text.strip(), zh)
+
+
+def _no_bare_punctuation(lines: list[str]) -> list[str]:
+    """Lines that are only punctuation joined to their neighbour (openers to the next)."""
+    out: list[str] = []
+    carry = ""
+    for line in lines:
+        line = carry + line
+        carry = ""
+        if any(c.isalnum() for c in line):
+            out.append(line)
+        elif all(c in _OPENERS for c in line.strip()):
+            carry = line
+        elif out:
+            out[-1] += line
+        else:
+            carry = line
+    if carry:
+        if out:
+            out[-1] += carry
+        else:
+            out.append(carry)
+    return out
+
+
+def _two_lines(text: str, zh: bool) -> list[str]:
+    """``text`` in two lines broken at the best place near its middle (a bilingual cue has
+    at most two lines of each language, even if one is then a little long)."""
+    breaks = _breaks(text, zh)
+    if not breaks:
+        return [text]
+    mid = len(text) / 2
+    cut = min(breaks, key=lambda p: abs(p - mid) / max(1.0, len(text)) * 4 + breaks[p])
+    return _no_bare_punctuation([x for x in (text[:cut].strip(), text[cut:].strip()) if x])
 
 
 def bilingual_cues(own: Sequence[Cue], beats: Sequence[tuple[float, float]],
@@ -114,5 +161,5 @@ def bilingual_cues(own: Sequence[Cue], beats: Sequence[tuple[float, float]],
         for c, piece in zip(mine, pieces, strict=True):
             out.append(Cue(c.start, c.end, (" ".join(c.lines) if not own_zh else
                                             "".join(c.lines),
-                                            *wrap(piece, zh=not own_zh))))
+                                            *cue_lines(piece, zh=not own_zh))))
     return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from narration.bilingual import bilingual_cues, split_at_shares, wrap
+from narration.bilingual import bilingual_cues, cue_lines, split_at_shares, wrap
 from narration.subtitles import EN_MAX_CHARS, ZH_MAX_CHARS, line_width
 from narration.types import Cue
 
@@ -38,3 +38,25 @@ def test_each_own_cue_gets_its_share_of_the_other_text() -> None:
     english = " ".join(" ".join(c.lines[1:]) for c in cues)
     assert english.split() == EN.split()
     assert all(len(c.lines) >= 2 for c in cues)
+
+
+def test_no_line_is_punctuation_alone_and_at_most_two_lines_per_language() -> None:
+    """Reviewers found 「。」, 「，」 and 「「」 alone on a line, and 3 lines of one language."""
+    for text, zh in (("对上一个的排第二，一个不沾的垫底。", True),
+                     ("所以「我要填一种语言」这类大白话，", True),
+                     ("The clue is “France”, way back at the start.", False),
+                     (ZH * 2, True), (EN * 2, False)):
+        for lines in (wrap(text, zh), cue_lines(text, zh)):
+            assert all(any(c.isalnum() for c in line) for line in lines), lines
+            assert not any(line[0] in "。，、」”" for line in lines), lines
+            assert not any(line[-1] in "「“" for line in lines), lines
+        assert len(cue_lines(text, zh)) <= 2
+        assert "".join(cue_lines(text, zh)).replace(" ", "") == text.replace(" ", "")
+
+
+def test_pieces_never_start_with_closing_punctuation() -> None:
+    text = "对上一个的排第二，一个不沾的垫底。最后一页不点。"
+    for n in range(2, 6):
+        shares = [(k + 1) / n for k in range(n)]
+        for piece in split_at_shares(text, shares, zh=True):
+            assert not piece or piece[0] not in "。，、」", piece
