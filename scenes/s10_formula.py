@@ -38,7 +38,10 @@ class FormulaScene(NarratedScene):
     scene_id = "formula"
 
     def narrate(self) -> None:
-        tokens = self.numbers.worked_example.tokens[self.lang]
+        # The worked example's words are introduced only in the next scene: here the rows and
+        # columns are "word 1, 2, 3" (as many as the example has).
+        n_words = len(self.numbers.worked_example.tokens[self.lang])
+        tokens = [f"{self.s('word')}{i + 1}" for i in range(n_words)]
         n = len(tokens)
 
         with self.beat("intro") as b:
