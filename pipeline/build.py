@@ -286,7 +286,7 @@ def previous_key(out: Path) -> str | None:
 
 def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTiming], float,
                                                                 float]],
-                    other_texts: list[str]) -> tuple[list[Cue], list[Cue]]:
+                    other_texts: list[str]) -> tuple[list[Cue], list[Cue], list[Cue]]:
     """video.srt/.vtt (this language, timed from the voice), video.<other>.srt/.vtt (the
     same beats' other text, timed to this voice) and video.bilingual.srt."""
     other = other_lang(lang)
@@ -300,7 +300,7 @@ def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTim
     both = bilingual_cues(single, [(off, end) for _d, _w, off, end in beats], other_texts,
                           own_zh=lang == "zh")
     subtitle_files.write(both, staged / "video.bilingual.srt", "srt")
-    return cues, other_cues
+    return cues, other_cues, both
 
 
 def burn(staged: Path, work: Path, lang: str, cues: list[Cue], fps: int) -> None:
@@ -378,7 +378,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         other = other_lang(lang)
         other_text = {(s.scene_id, b.id): b.text.display for s in inputs.scripts[other]
                       for b in s.beats}
-        cues, other_cues = write_subtitles(
+        cues, other_cues, both = write_subtitles(
             staged, lang, beats, [other_text[(p.scene_id, p.beat_id)] for p in placed])
         meta = work / "chapters.txt"
         meta.write_text(media.ffmetadata_chapters(chapters, video_title(lang)), "utf-8")
@@ -468,6 +468,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     with Timer(progress, "pronunciation"):
         report["pronunciation"] = pronunciation.check(
             lang, [(p.scene_id, p.beat_id, p.text) for p in placed]).to_json()
+    report["bilingual"] = quality.bilingual_report(both, own_zh=lang == "zh")
     report["seconds_to_measure"] = round(t_report.seconds, 2)
     atomic.write_json(staged / "report.json", report)
     segments.prune()

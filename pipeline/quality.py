@@ -266,6 +266,12 @@ def summary(report: dict) -> list[str]:
         f"{len(cu['over_cps'])} too fast, {len(cu['durations_out_of_range'])} too short/long, "
         f"{len(cu['bad_breaks'])} bad breaks",
     ]
+    bi = report.get("bilingual")
+    if bi is not None:
+        lines.append(f"report: bilingual subtitles: {bi['count']} cues, "
+                     f"{len(bi['over_two_lines_per_language'])} with over two lines of a "
+                     f"language, {len(bi['punctuation_only_lines'])} with a line of "
+                     f"punctuation alone, shortest {bi['shortest_s']:.2f} s")
     pron = report.get("pronunciation")
     if pron is not None:
         lines.append("report: " + pronunciation_summary(pron))
@@ -284,3 +290,18 @@ def pronunciation_summary(pron: dict) -> str:
              for m in pron["mismatches"][:2]]
     return (f"pronunciation: {pron['beats']} beats, {zh}{len(pron['unspoken'])} beat(s) with "
             f"unverbalised digits or symbols" + (f" (e.g. {'; '.join(first)})" if first else ""))
+
+
+def bilingual_report(cues: Sequence[Cue], own_zh: bool) -> dict:
+    """``video.bilingual.srt`` against its rules: one line of the video's language, at most
+    two of the other, no line of punctuation alone; and its cues' shortest duration."""
+    from narration.bilingual import MAX_OTHER_LINES
+
+    too_many = [f"{c.start:.2f} s: {' / '.join(c.lines)}" for c in cues
+                if len(c.lines) - 1 > MAX_OTHER_LINES]
+    bare = [f"{c.start:.2f} s: {' / '.join(c.lines)}" for c in cues
+            if any(line.strip() and not any(ch.isalnum() for ch in line) for line in c.lines)]
+    shortest = min((c.end - c.start for c in cues), default=0.0)
+    return {"count": len(cues), "over_two_lines_per_language": too_many,
+            "punctuation_only_lines": bare, "shortest_s": round(shortest, 3),
+            "own_language": "zh" if own_zh else "en"}

@@ -57,3 +57,18 @@ def test_cue_report_reading_speed_and_breaks() -> None:
 def test_chinese_reading_speed_counts_half_width_half() -> None:
     rep = cue_report([Cue(0.0, 2.0, ("分数是abcd",))], [("分数是abcd", (), 0.0, 2.0)], "zh")
     assert rep["cps"]["max"] == pytest.approx((3 + 2) / 2.0)
+
+
+def test_the_bilingual_track_is_checked_against_its_rules():
+    from narration.types import Cue
+    from pipeline.quality import bilingual_report
+
+    good = Cue(0.0, 2.0, ("第一步，打分", "Step one, scoring:"))
+    three = Cue(2.1, 4.0, ("把查询和每个键逐项相乘", "multiply q and each key", "entry by",
+                            "entry"))
+    bare = Cue(4.1, 4.5, ("再把乘积加起来", "Then add them up", "."))
+    rep = bilingual_report([good, three, bare], own_zh=True)
+    assert rep["count"] == 3
+    assert [x.split(" s:")[0] for x in rep["over_two_lines_per_language"]] == ["2.10"]
+    assert [x.split(" s:")[0] for x in rep["punctuation_only_lines"]] == ["4.10"]
+    assert rep["shortest_s"] == 0.4
