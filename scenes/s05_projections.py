@@ -248,6 +248,16 @@ class ProjectionsScene(NarratedScene):
                       FadeIn(every), run_time=b.rt(0.1, 0.9))
             self.play(*[GrowArrow(a) for a in arrows_out], FadeIn(chips, shift=0.1 * DOWN),
                       run_time=b.rt(0.1, 0.9))
+            # Why three matrices, not x with x: the word's x, then its q and k side by side,
+            # then the matrices that make them differ.
+            b.until("why")
+            self.play(*[Indicate(c, color=theme.FG, scale_factor=1.08) for c in cards],
+                      run_time=b.rt(0.08, 0.8))
+            b.until("same")
+            self.play(*[Indicate(VGroup(t[0], t[1]), color=theme.ACCENT) for t in chips],
+                      run_time=b.rt(0.08, 0.8))
+            b.until("differ")
+            self.play(Indicate(mats, scale_factor=1.12), run_time=b.rt(0.08, 0.8))
             legends = VGroup(*[
                 VGroup(self._chip(ch, c), theme.text(self.s(key), theme.SMALL_SIZE, c)
                        ).arrange(RIGHT, buff=0.2)

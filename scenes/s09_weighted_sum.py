@@ -157,6 +157,12 @@ class WeightedSumScene(NarratedScene):
             if traces:
                 self.play(*[Indicate(t, color=theme.GOOD, scale_factor=1.1) for t in traces],
                           run_time=b.rt(0.1, 0.8))
+            b.until("next")
+            onward = theme.text(self.s("next_layer"), theme.SMALL_SIZE, theme.GOOD)
+            onward.next_to(box, RIGHT, buff=0.3)
+            if onward.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
+                onward.next_to(result, DOWN, buff=0.15).align_to(result, RIGHT)
+            self.play(FadeIn(onward, shift=0.2 * RIGHT), run_time=b.rt(0.08, 0.6))
 
         with self.beat("why_not_top") as b:
             self.clear_content(b, keep=(header,))
