@@ -234,16 +234,23 @@ def test_an_empty_or_unsafe_folder_is_refused(tmp_path, value, says, command):
 
 @pytest.mark.slow
 def test_a_layout_problem_fails_the_render_unless_accepted(tmp_path):
-    """A valid numbers file whose long word the formula scene cannot fit: the run stops
-    naming the scene and beat and publishes nothing; --accept-layout publishes it."""
+    """A valid numbers file whose seven-word worked example the formula scene's grid cannot
+    fit: the run stops naming the scene and beat and publishes nothing; --accept-layout
+    publishes it."""
     from qkv_math.numbers import DEFAULT_NUMBERS
 
     text = DEFAULT_NUMBERS.read_text("utf-8")
-    old = 'tokens = { zh = ["猫", "追", "球"], en = ["cat", "chases", "ball"] }'
+    old = ('tokens = { zh = ["猫", "追", "球"], en = ["cat", "chases", "ball"] }\n'
+           "query = 1        # index of the token whose new representation is computed\n"
+           "Q = [[1, 0], [0, 1], [1, 1]]\nK = [[1, 0], [0, 1], [1, 1]]\n"
+           "V = [[1, 2], [3, 0], [0, 1]]\n")
     assert old in text
-    numbers = tmp_path / "long.toml"
-    numbers.write_text(text.replace(old, 'tokens = { zh = ["一只非常非常非常大的橘色花猫", '
-                                         '"追", "球"], en = ["cat", "chases", "ball"] }'), "utf-8")
+    rows = "[[1, 0], [0, 1], [1, 1], [1, 0], [0, 1], [1, 1], [1, 0]]"
+    new = ('tokens = { zh = ["猫", "追", "球", "跑", "跳", "吃", "睡"], en = ["cat", "chases", '
+           '"ball", "runs", "jumps", "eats", "sleeps"] }\nquery = 1\n'
+           f"Q = {rows}\nK = {rows}\nV = {rows}\n")
+    numbers = tmp_path / "seven.toml"
+    numbers.write_text(text.replace(old, new), "utf-8")
     out, cache = tmp_path / "out", tmp_path / "cache"
     args = ["--numbers", str(numbers), "--scenes", "formula", "--lang", "zh", "--quality", "low",
             "--tts", "espeak", "--no-clips", "--out", str(out), "--cache", str(cache)]
