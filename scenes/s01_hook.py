@@ -138,9 +138,12 @@ class HookScene(NarratedScene):
                                            ("V", "v", theme.V_COLOR))
             ]).arrange(RIGHT, buff=0.45)
             theme.place_in_content(cards)
+            # "three vectors every word carries": three empty frames at once, then each fills
+            # as its name is said (the screen was empty for the first seconds).
+            self.play(*[FadeIn(card[0]) for card in cards], run_time=b.rt(0.08, 0.6))
             for card, mark in zip(cards, ("q", "k", "v"), strict=True):
                 b.until(mark)
-                self.play(FadeIn(card, shift=0.15 * UP), run_time=b.rt(0.1, 0.7))
+                self.play(FadeIn(VGroup(*card[1:]), shift=0.15 * UP), run_time=b.rt(0.1, 0.7))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _sentence(self, tokens):
