@@ -27,8 +27,17 @@ def _signed(body_abs: str, negative: bool, lang: str) -> Formatted:
     words = say_number(body_abs, lang)
     if not negative:
         return Formatted(body_abs, words)
-    spoken = ("负" if lang == "zh" else "minus ") + words
-    return Formatted(MINUS + body_abs, spoken)
+    return Formatted(MINUS + body_abs, say_negative(words, lang))
+
+
+def say_negative(words: str, lang: str) -> str:
+    """A number said in ``words``, negative: "负三" / "minus three"."""
+    return ("负" if lang == "zh" else "minus ") + words
+
+
+def say_percent(words: str, lang: str) -> str:
+    """A percentage whose number is said in ``words``: "百分之六十六" / "sixty-six percent"."""
+    return f"百分之{words}" if lang == "zh" else f"{words} percent"
 
 
 def say_number(digits: str, lang: str) -> str:
@@ -75,12 +84,9 @@ def percent(share: float, lang: str, decimals: int | None = None) -> Formatted:
     if p > 0 and float(text) == 0:
         # A share too small for the decimals shown is not "0.0%": it is under the smallest.
         least = f"{10 ** -decimals:.{decimals}f}"
-        words = say_number(least, lang)
-        return Formatted(f"<{least}%", f"不到百分之{words}" if lang == "zh"
-                         else f"under {words} percent")
-    words = say_number(text, lang)
-    spoken = f"百分之{words}" if lang == "zh" else f"{words} percent"
-    return Formatted(f"{text}%", spoken)
+        said = say_percent(say_number(least, lang), lang)
+        return Formatted(f"<{least}%", f"不到{said}" if lang == "zh" else f"under {said}")
+    return Formatted(f"{text}%", say_percent(say_number(text, lang), lang))
 
 
 def vector(xs: Sequence[float], lang: str, decimals: int | None = None) -> Formatted:

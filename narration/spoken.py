@@ -170,10 +170,8 @@ def _say_number(text: str, lang: str) -> str:
     assert m is not None
     words = numfmt.say_number(m.group(2), lang)
     if m.group(3):
-        words = f"百分之{words}" if lang == "zh" else f"{words} percent"
-    if m.group(1):
-        words = ("负" if lang == "zh" else "minus ") + words
-    return words
+        words = numfmt.say_percent(words, lang)
+    return numfmt.say_negative(words, lang) if m.group(1) else words
 
 
 def _say_term(text: str, lang: str) -> str:

@@ -136,9 +136,8 @@ def burn_subtitles(master: Path, ass: Path, fonts_dir: Path, fps: int, out: Path
 
 
 def frame_size(video: Path) -> tuple[int, int]:
-    with av.open(str(video)) as c:
-        cc = c.streams.video[0].codec_context
-        return cc.width, cc.height
+    fmt = picture_format(video)
+    return fmt.width, fmt.height
 
 
 @dataclass(frozen=True)
