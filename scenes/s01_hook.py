@@ -23,13 +23,18 @@ from manim import (
     VGroup,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 SENTENCE_SIZE = 30
 CHIP_Y = -0.1
 BAR_BASE = -2.3
 BAR_MAX = 1.2
+
+
+def _chip(s: str, color: str, stroke: str | None = None) -> VGroup:
+    return widgets.chip(s, color, stroke=stroke, size=theme.BODY_SIZE, height=0.62, pad=0.5,
+                        min_width=1.4)
 
 
 class HookScene(NarratedScene):
@@ -181,9 +186,9 @@ class HookScene(NarratedScene):
         xs = [-span / 2 + span * k / (n - 1) for k in range(n)]
         chips: dict[int, VGroup] = {}
         for k, i in enumerate(order):
-            chips[i] = self._chip(tokens[i], theme.FG, theme.MUTED).move_to(
+            chips[i] = _chip(tokens[i], theme.FG, theme.MUTED).move_to(
                 RIGHT * xs[k] + UP * CHIP_Y)
-        blank_chip = self._chip(self.s("blank"), theme.Q_COLOR, theme.Q_COLOR)
+        blank_chip = _chip(self.s("blank"), theme.Q_COLOR)
         blank_chip.move_to(RIGHT * xs[-1] + UP * CHIP_Y)
         return chips, blank_chip
 
@@ -193,12 +198,6 @@ class HookScene(NarratedScene):
         sits close to the word's, roomier above and below."""
         return Rectangle(width=glyphs.width + 0.08, height=glyphs.height + 0.22,
                          color=color).move_to(glyphs)
-
-    @staticmethod
-    def _chip(s: str, color: str, stroke: str) -> VGroup:
-        label = theme.text(s, theme.BODY_SIZE, color)
-        box = theme.panel(max(1.4, label.width + 0.5), 0.62, color=stroke)
-        return VGroup(box, label.move_to(box))
 
     @staticmethod
     def _role_card(letter: str, name: str, role: str, color: str) -> VGroup:

@@ -21,7 +21,7 @@ from manim import (
     VGroup,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 BOX_Y = theme.CONTENT_TOP - 0.5
@@ -31,6 +31,10 @@ ROWS_Y = (0.96, -0.35, -1.65)
 RANKS = "①②③④"
 PAGE_H = 2.7
 PAGES_Y = BOX_Y - 0.8 - PAGE_H / 2
+
+
+def _chip(s: str, color: str) -> VGroup:
+    return widgets.chip(s, color, height=0.48, fill=theme.BG)
 
 
 class SearchEngineScene(NarratedScene):
@@ -45,7 +49,7 @@ class SearchEngineScene(NarratedScene):
             query_text = theme.text("  ".join(words), theme.BODY_SIZE, theme.Q_COLOR)
             box, query = self._search_box(VGroup(query_text), width=6.4)
             VGroup(box, query).move_to(UP * BOX_Y + RIGHT * 0.6)
-            q_tag = self._role_tag("Q", self.s("q_tag"), theme.Q_COLOR)
+            q_tag = widgets.role_tag("Q", self.s("q_tag"), theme.Q_COLOR)
             q_tag.next_to(box, LEFT, buff=0.35)
             self.play(Create(box), run_time=min(b.rt(0.1, 0.7), b.time_to("type")))
             b.until("type")
@@ -60,9 +64,9 @@ class SearchEngineScene(NarratedScene):
                      range(len(titles))]
             for card, y in zip(cards, ROWS_Y, strict=True):
                 card.move_to(UP * y)
-            k_head = self._role_tag("K", self.s("k_tag"), theme.K_COLOR)
+            k_head = widgets.role_tag("K", self.s("k_tag"), theme.K_COLOR)
             k_head.align_to(cards[0].tags, LEFT).set_y(ROWS_Y[0] + CARD_H / 2 + 0.32)
-            v_head = self._role_tag("V", self.s("v_tag"), theme.V_COLOR)
+            v_head = widgets.role_tag("V", self.s("v_tag"), theme.V_COLOR)
             v_head.align_to(cards[0].body, LEFT).set_y(k_head.get_y())
             b.until("pages")
             self.play(*[FadeIn(c, shift=0.2 * UP) for c in cards], run_time=b.rt(0.12, 1.0))
@@ -129,19 +133,20 @@ class SearchEngineScene(NarratedScene):
             features = fb.features[self.lang]
             vfeatures = fb.value_features[self.lang]
             want = [j for j in range(len(features)) if fb.query[j] > 0]
-            chips = VGroup(*[self._chip(features[j], theme.Q_COLOR) for j in want])
+            chips = VGroup(*[_chip(features[j], theme.Q_COLOR) for j in want])
             chips.arrange(RIGHT, buff=0.2)
             blank = theme.text(self.s("blank"), theme.BODY_SIZE, theme.Q_COLOR)
             inner = VGroup(blank, chips).arrange(RIGHT, buff=0.35)
             box2, inner = self._search_box(inner, width=inner.width + 1.3)
             VGroup(box2, inner).move_to(UP * BOX_Y)
-            q_badge = self._badge("Q", theme.Q_COLOR).next_to(box2, LEFT, buff=0.25)
+            q_badge = widgets.letter_badge("Q").next_to(box2, LEFT, buff=0.25)
             pages = VGroup()
             for i, tok in enumerate(tokens):
-                k_idx = [j for j in range(len(features)) if fb.K[i][j] > 0]
+                # a key's tags: the features it has; a negative entry says it is not that
+                tags = [(features[j] if fb.K[i][j] > 0 else self.s("not_tag") + features[j],
+                         fb.K[i][j] > 0) for j in range(len(features)) if fb.K[i][j] != 0]
                 v_idx = [j for j in range(len(vfeatures)) if fb.V[i][j] > 0]
-                pages.add(self._page(tok, [features[j] for j in k_idx],
-                                     [vfeatures[j] for j in v_idx]))
+                pages.add(self._page(tok, tags, [vfeatures[j] for j in v_idx]))
             pages.arrange(RIGHT, buff=0.3)
             theme.fit(pages, theme.CONTENT_W)
             pages.move_to(UP * PAGES_Y)
@@ -173,26 +178,10 @@ class SearchEngineScene(NarratedScene):
         content.next_to(icon, RIGHT, buff=0.3)
         return VGroup(field, icon), content
 
-    @staticmethod
-    def _chip(s: str, color: str) -> VGroup:
-        label = theme.text(s, theme.SMALL_SIZE, color)
-        box = theme.panel(label.width + 0.3, 0.48, color=color, fill=theme.BG)
-        return VGroup(box, label.move_to(box))
-
-    @staticmethod
-    def _badge(letter: str, color: str) -> VGroup:
-        dot = Circle(radius=0.2).set_stroke(width=0).set_fill(color, 1)
-        ch = theme.text(letter, theme.SMALL_SIZE, theme.BG, weight="BOLD").move_to(dot)
-        return VGroup(dot, ch)
-
-    def _role_tag(self, letter: str, s: str, color: str) -> VGroup:
-        label = theme.text(s, theme.SMALL_SIZE, color)
-        return VGroup(self._badge(letter, color), label).arrange(RIGHT, buff=0.15)
-
     def _result_card(self, title: str, tags: tuple[str, ...]) -> VGroup:
         frame = theme.panel(CARD_W, CARD_H, color=theme.MUTED)
         head = theme.text(title, theme.BODY_SIZE - 2, theme.FG)
-        chips = VGroup(*[self._chip(t, theme.K_COLOR) for t in tags]).arrange(RIGHT, buff=0.15)
+        chips = widgets.chip_row(tags, theme.K_COLOR, buff=0.15, height=0.48, fill=theme.BG)
         left = VGroup(head, chips).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         theme.fit(left, CARD_W / 2 - 0.2)
         left.move_to(frame.get_left() + RIGHT * (0.3 + left.width / 2))
@@ -207,7 +196,7 @@ class SearchEngineScene(NarratedScene):
         card.tag_labels = VGroup(*[c[1] for c in chips])
         return card
 
-    def _page(self, token: str, tags: list[str], values: list[str]) -> VGroup:
+    def _page(self, token: str, tags: list[tuple[str, bool]], values: list[str]) -> VGroup:
         """One earlier word as a web page: its title, its tags (K) and its content (V)."""
         frame = theme.panel(3.05, PAGE_H, color=theme.MUTED)
         head = theme.text(token, theme.BODY_SIZE, theme.FG, weight="BOLD")
@@ -215,7 +204,7 @@ class SearchEngineScene(NarratedScene):
         rule = Line(LEFT * 1.3, RIGHT * 1.3).set_stroke(theme.MUTED, width=1)
         rule.next_to(head, DOWN, buff=0.1)
         k = theme.text("K", theme.SMALL_SIZE, theme.K_COLOR, weight="BOLD")
-        chips = VGroup(*[self._chip(t, theme.K_COLOR) for t in tags])
+        chips = VGroup(*[_chip(t, theme.K_COLOR if has else theme.MUTED) for t, has in tags])
         if not tags:
             chips.add(VGroup(theme.text(self.s("none"), theme.SMALL_SIZE, theme.MUTED)))
         chips.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
@@ -224,7 +213,7 @@ class SearchEngineScene(NarratedScene):
         k_part.next_to(rule, DOWN, buff=0.1).set_x(frame.get_x())
         v = theme.text("V", theme.SMALL_SIZE, theme.V_COLOR, weight="BOLD")
         value_text = ", ".join(values) if values else self.s("none")
-        value = self._chip(value_text, theme.V_COLOR if values else theme.MUTED)
+        value = _chip(value_text, theme.V_COLOR if values else theme.MUTED)
         v_part = VGroup(v, value).arrange(RIGHT, buff=0.15)
         theme.fit(v_part, frame.width - 0.3)
         v_part.move_to(frame.get_bottom() + UP * 0.32).set_x(frame.get_x())

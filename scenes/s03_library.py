@@ -11,7 +11,6 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    Circle,
     Create,
     FadeIn,
     FadeOut,
@@ -23,7 +22,7 @@ from manim import (
     there_and_back,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 LEFT_X = -5.0
@@ -72,9 +71,9 @@ class LibraryScene(NarratedScene):
             cards = VGroup(*[self._card(titles[i], self.items(f"tags_{i}")) for i in range(n)])
             for card, y in zip(cards, ROWS_Y, strict=True):
                 card.move_to(RIGHT * CARD_X + UP * y)
-            k_head = self._head("K", self.s("catalogue"), theme.K_COLOR)
+            k_head = widgets.role_tag("K", self.s("catalogue"), radius=0.18)
             k_head.move_to(RIGHT * CARD_X + UP * (ROWS_Y[0] + CARD_H / 2 + 0.3))
-            v_head = self._head("V", self.s("shelf"), theme.V_COLOR)
+            v_head = widgets.role_tag("V", self.s("shelf"), radius=0.18)
             v_head.move_to(RIGHT * (SHELF_L + SHELF_R) / 2 + UP * k_head.get_y())
             b.until("cards")
             self.play(FadeIn(k_head), *[FadeIn(c, shift=0.1 * DOWN) for c in cards],
@@ -150,7 +149,7 @@ class LibraryScene(NarratedScene):
             arrow_2 = self._arrow()
             row = VGroup(want.copy(), arrow_1, cards[0].copy(), arrow_2, books[0].copy())
             row.arrange(RIGHT, buff=0.3)
-            legend = theme.qkv_legend(self.items("legend"))
+            legend = widgets.qkv_legend(self.items("legend"))
             VGroup(row, legend).arrange(DOWN, buff=0.6).move_to(theme.CONTENT_CENTER)
             # centred in the room right of the step list, so it never covers the steps
             free_l = steps.get_right()[0] + 0.3
@@ -181,15 +180,7 @@ class LibraryScene(NarratedScene):
         label = theme.text(self.s("want_label"), theme.SMALL_SIZE, theme.MUTED)
         want = theme.text(self.s("want"), theme.BODY_SIZE - 2, theme.Q_COLOR, weight="BOLD")
         theme.fit(want, box.width - 0.3)
-        body = VGroup(label, want).arrange(DOWN, buff=0.1)
-        return VGroup(box, body.move_to(box))
-
-    @staticmethod
-    def _head(letter: str, s: str, color: str) -> VGroup:
-        dot = Circle(radius=0.18).set_stroke(width=0).set_fill(color, 1)
-        ch = theme.text(letter, theme.SMALL_SIZE, theme.BG, weight="BOLD").move_to(dot)
-        label = theme.text(s, theme.SMALL_SIZE, color)
-        return VGroup(VGroup(dot, ch), label).arrange(RIGHT, buff=0.15)
+        return widgets.boxed(VGroup(label, want).arrange(DOWN, buff=0.1), box)
 
     @staticmethod
     def _card(title: str, tags: tuple[str, ...]) -> VGroup:

@@ -31,7 +31,7 @@ from manim import (
     there_and_back,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 YOU_X = -5.3
@@ -106,7 +106,8 @@ class BlindDateScene(NarratedScene):
             b.until("theirs")
             self.play(LaggedStart(*[FadeIn(g.mini, shift=0.1 * UP) for g in guests],
                                   lag_ratio=0.2), run_time=b.rt(0.12, 1.0))
-            legend = self._legend_row(self.items("legend"))
+            legend = widgets.qkv_legend(self.items("legend"), RIGHT, theme.SMALL_SIZE, arrow=False)
+            theme.fit(legend, GUEST_STEP * 3 + BODY_W)
             legend.move_to(UP * LEGEND_Y + RIGHT * (xs[0] + xs[-1]) / 2)
             parts = {"q": [g.mini for g in guests], "k": [g.badge for g in guests],
                      "v": [g.bubble for g in guests]}
@@ -200,12 +201,12 @@ class BlindDateScene(NarratedScene):
         for word in words:
             label = theme.text(word, theme.SMALL_SIZE, theme.K_COLOR)
             box = RoundedRectangle(corner_radius=0.08, width=label.width + 0.12, height=0.4)
-            box.set_stroke(width=0).set_fill(theme.K_COLOR, 0)
-            chips.add(VGroup(box, label.move_to(box)))
+            box.set_stroke(width=0).set_fill(theme.K_COLOR, 0)  # lit when the word matches
+            chips.add(widgets.boxed(label, box))
         chips.arrange(DOWN, buff=0.06)
         card = theme.panel(BODY_W - 0.2, chips.height + 0.2, color=theme.K_COLOR, fill=theme.BG)
         theme.fit(chips, card.width - 0.1)
-        badge = VGroup(card, chips.move_to(card)).move_to(person[1]).shift(DOWN * 0.08)
+        badge = widgets.boxed(chips, card).move_to(person[1]).shift(DOWN * 0.08)
         hits = sum(w in wants for w in words) if wants else 1
         bubble = self._bubble(hits).move_to(UP * BUBBLE_Y)
         mini = self._mini_checklist().move_to(UP * MINI_Y)
@@ -254,36 +255,17 @@ class BlindDateScene(NarratedScene):
         items.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
         body = VGroup(title, items).arrange(DOWN, buff=0.18)
         theme.fit(body, 2.2)
-        box = theme.panel(2.5, body.height + 0.35, color=theme.Q_COLOR)
-        panel = VGroup(box, body.move_to(box))
+        panel = widgets.boxed(body, theme.panel(2.5, body.height + 0.35, color=theme.Q_COLOR))
         panel.items = items
         return panel
 
     @staticmethod
-    def _legend_row(labels: tuple[str, ...]) -> VGroup:
-        """Q, K and V side by side, each a letter badge and what it is at the party."""
-        row = VGroup()
-        for letter, color, label in zip("QKV", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
-                                        labels, strict=True):
-            badge = theme.panel(0.44, 0.44, color=color, fill=color)
-            ch = theme.text(letter, theme.SMALL_SIZE, theme.BG, weight="BOLD").move_to(badge)
-            row.add(VGroup(VGroup(badge, ch), theme.text(label, theme.SMALL_SIZE, color))
-                    .arrange(RIGHT, buff=0.15))
-        row.arrange(RIGHT, buff=0.55)
-        return theme.fit(row, GUEST_STEP * 3 + BODY_W)
-
-    @staticmethod
     def _word(name: str, x: float) -> VGroup:
         """A word of the sentence with its own q, k and v cells below it."""
-        label = theme.text(name, theme.BODY_SIZE, theme.FG)
-        chip = theme.panel(max(1.7, label.width + 0.4), 0.8, color=theme.FG)
-        chip = VGroup(chip, label.move_to(chip)).move_to(RIGHT * x + UP * WORD_Y)
-        cells = []
-        for letter, color in zip("qkv", (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR),
-                                 strict=True):
-            box = theme.panel(0.6, 0.6, color=color, fill=color)
-            ch = theme.text(letter, theme.BODY_SIZE, theme.BG, weight="BOLD").move_to(box)
-            cells.append(VGroup(box, ch))
+        chip = widgets.chip(name, size=theme.BODY_SIZE, height=0.8, pad=0.4, min_width=1.7)
+        chip.move_to(RIGHT * x + UP * WORD_Y)
+        cells = [widgets.letter_badge(letter, size=theme.BODY_SIZE, radius=0.3, square=True)
+                 for letter in "qkv"]
         row = VGroup(*cells).arrange(RIGHT, buff=0.1).move_to(RIGHT * x + UP * CELL_Y)
         link = Line(chip.get_bottom(), row.get_top()).set_stroke(theme.MUTED, width=2)
         word = VGroup(VGroup(chip, link), *cells)

@@ -11,7 +11,6 @@ from manim import (
     RIGHT,
     UP,
     Arrow,
-    Circle,
     Create,
     Cross,
     CurvedArrow,
@@ -24,30 +23,14 @@ from manim import (
     MoveToTarget,
     Rectangle,
     SurroundingRectangle,
-    Transform,
     VGroup,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 SEED = 5  # random look of the untrained matrices (not a value of the example)
 COLUMN_MARKS = ("first", "second")  # cue marks where each column of W_Q is worked out
-
-
-def bracketed(rows: Sequence[Sequence[str]], color: str, size: float = theme.NUM_SIZE) -> VGroup:
-    """A matrix (or a row vector: one row) of numbers in square brackets.
-
-    Returns VGroup(left bracket, cells, right bracket); cells are row-major.
-    """
-    n_rows, n_cols = len(rows), len(rows[0])
-    cells = VGroup(*[theme.text(e, size, color) for row in rows for e in row])
-    cells.arrange_in_grid(rows=n_rows, cols=n_cols, buff=(0.4, 0.16))
-    h = max(cells.height + 0.3, 0.62)
-
-    left = theme.bracket(h, color, 0.06).next_to(cells, LEFT, buff=0.1)
-    right = theme.bracket(h, color, 0.06).flip(UP).next_to(cells, RIGHT, buff=0.1)
-    return VGroup(left, cells, right)
 
 
 class ProjectionsScene(NarratedScene):
@@ -55,10 +38,10 @@ class ProjectionsScene(NarratedScene):
 
     # -- pieces ---------------------------------------------------------------------------------
     def _row(self, xs, color: str) -> VGroup:
-        return bracketed([[self.num(v) for v in xs]], color)
+        return widgets.matrix([[self.num(v) for v in xs]], color)
 
     def _mat(self, m: np.ndarray, color: str) -> VGroup:
-        return bracketed([[self.num(v) for v in row] for row in m], color)
+        return widgets.matrix([[self.num(v) for v in row] for row in m], color)
 
     def _equation(self, w: np.ndarray, result: np.ndarray, color: str, w_name: str,
                   res_label: str, x_label: bool = True) -> VGroup:
@@ -77,28 +60,6 @@ class ProjectionsScene(NarratedScene):
             lab = theme.text(self.s("x_label"), theme.SMALL_SIZE, theme.FG)
             labels.add(lab.next_to(x, UP, buff=0.2).align_to(labels[0], DOWN))
         return VGroup(x, times, mat, eq, res, labels)
-
-    def _products(self, x: Sequence[float], col: Sequence[float], total: float,
-                  color: str) -> VGroup:
-        """x_1×w_1 + x_2×w_2 + ... = total, x entries in FG and matrix entries in colour."""
-        parts: list[Mobject] = []
-        for i, (a, w) in enumerate(zip(x, col, strict=True)):
-            if i:
-                parts.append(theme.text("+", theme.NUM_SIZE, theme.MUTED))
-            parts.append(VGroup(theme.text(self.num(a), theme.NUM_SIZE, theme.FG),
-                                theme.text("×", theme.NUM_SIZE, theme.MUTED),
-                                theme.text(self.num(w), theme.NUM_SIZE, color)
-                                ).arrange(RIGHT, buff=0.08))
-        parts.append(theme.text("=", theme.NUM_SIZE, theme.MUTED))
-        parts.append(theme.text(self.num(total), theme.NUM_SIZE, color, weight="BOLD"))
-        return VGroup(*parts).arrange(RIGHT, buff=0.18)
-
-    @staticmethod
-    def _inner_box(m: Mobject, color: str) -> Rectangle:
-        """A frame around matrix cells that stays inside the brackets (clear of their ends)."""
-        box = Rectangle(width=m.width + 0.22, height=m.height + 0.16, color=color,
-                        stroke_width=3)
-        return box.move_to(m)
 
     def _grid(self, color: str, rng: np.random.Generator, rows: int, cols: int) -> VGroup:
         cells = VGroup(*[
@@ -162,8 +123,11 @@ class ProjectionsScene(NarratedScene):
             col_box: Mobject | None = None
             for j in range(n_cols):
                 col = VGroup(*[mat[1][r * n_cols + j] for r in range(n_rows)])
-                new_box = self._inner_box(col, theme.Q_COLOR)
-                new_calc = self._products(pj.x, pj.W_Q[:, j], d.proj_q[j], theme.Q_COLOR)
+                new_box = widgets.cell_frame(col, theme.Q_COLOR, 0.22)
+                pairs = [(self.num(a), self.num(w)) for a, w in zip(pj.x, pj.W_Q[:, j],
+                                                                    strict=True)]
+                new_calc = widgets.product_line(pairs, self.num(d.proj_q[j]),
+                                                (theme.FG, theme.Q_COLOR))
                 new_calc.next_to(rule, DOWN, buff=0.35)
                 if j < len(COLUMN_MARKS):  # the narration names the first columns
                     b.until(COLUMN_MARKS[j], lead=0.9)
@@ -176,12 +140,12 @@ class ProjectionsScene(NarratedScene):
                     self.play(Create(new_box), FadeIn(new_calc, shift=0.1 * DOWN),
                               run_time=b.rt(0.04, 0.35))
                     col_box = new_box
-                self._land(new_calc[-1], res[1][j], b.rt(0.05, 0.45))
+                widgets.land(self, new_calc[-1], res[1][j], b.rt(0.05, 0.45))
                 calc = new_calc
             b.until("q")
             self.play(FadeOut(VGroup(x_box, col_box)), FadeIn(res_label),
                       Indicate(res, color=theme.Q_COLOR), run_time=b.rt(0.1, 0.8))
-            self._regroup(eq_q)
+            widgets.regroup(self, eq_q)
 
         with self.beat("k_and_v") as b:
             eqs_more = [
@@ -208,7 +172,7 @@ class ProjectionsScene(NarratedScene):
                 rt = b.rt(0.1, 0.7)
                 self.play(Indicate(e[0][1], color=theme.FG), Indicate(e[2][1], color=e_color),
                           e[4][1].animate.set_opacity(1), run_time=rt)
-                self._regroup(e)
+                widgets.regroup(self, e)
             results = VGroup(eq_q[4], *[e[4] for e in eqs_more])
             b.until("distinct")
             colors = (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR)
@@ -224,7 +188,8 @@ class ProjectionsScene(NarratedScene):
         fb = self.numbers.fill_blank
         with self.beat("every_word") as b:
             self.clear_content(b, keep=(header,))
-            cards = self._cards(fb.tokens[self.lang]).move_to(UP * 2.25)
+            cards = VGroup(*[widgets.word_chip(t, min_width=1.5) for t in fb.tokens[self.lang]])
+            cards.arrange(RIGHT, buff=0.7).move_to(UP * 2.25)
             theme.fit(cards)
             mats = VGroup(*[theme.formula(n, 34, c) for n, c in (
                 ("W_Q", theme.Q_COLOR), ("W_K", theme.K_COLOR), ("W_V", theme.V_COLOR))])
@@ -235,8 +200,7 @@ class ProjectionsScene(NarratedScene):
             VGroup(mats, every).arrange(RIGHT, buff=0.6).move_to(box)
             chips = VGroup()
             for card in cards:
-                trio = VGroup(*[self._chip(ch, c) for ch, c in (
-                    ("q", theme.Q_COLOR), ("k", theme.K_COLOR), ("v", theme.V_COLOR))])
+                trio = VGroup(*[widgets.letter_badge(c, radius=0.25, outline=True) for c in "qkv"])
                 trio.arrange(RIGHT, buff=0.12).next_to(card, DOWN, buff=0.1).set_y(-0.45)
                 chips.add(trio)
             arrows_in = VGroup(*[self._down_arrow(c.get_x(), c.get_bottom()[1], box.get_top()[1])
@@ -259,8 +223,8 @@ class ProjectionsScene(NarratedScene):
             b.until("differ")
             self.play(Indicate(mats, scale_factor=1.12), run_time=b.rt(0.08, 0.8))
             legends = VGroup(*[
-                VGroup(self._chip(ch, c), theme.text(self.s(key), theme.SMALL_SIZE, c)
-                       ).arrange(RIGHT, buff=0.2)
+                VGroup(widgets.letter_badge(ch, c, radius=0.25, outline=True),
+                       theme.text(self.s(key), theme.SMALL_SIZE, c)).arrange(RIGHT, buff=0.2)
                 for ch, c, key in (("q", theme.Q_COLOR, "asks"), ("k", theme.K_COLOR, "matched"),
                                    ("v", theme.V_COLOR, "hands"))])
             legends.arrange(RIGHT, buff=1.0).move_to(DOWN * 1.75)
@@ -279,9 +243,9 @@ class ProjectionsScene(NarratedScene):
         with self.beat("context") as b:
             self.clear_content(b, keep=(header,))
             # the later layer: France's x, times W_K, gives a k that reads "where I grew up"
-            x_card = self._word_card(self.s("ctx_x"), theme.FG)
+            x_card = widgets.word_chip(self.s("ctx_x"), theme.FG)
             times = theme.formula("times W_K", 34, theme.K_COLOR)
-            k_chip = self._chip("k", theme.K_COLOR)
+            k_chip = widgets.letter_badge("k", radius=0.25, outline=True)
             says = theme.text(self.s("k_label_says"), theme.BODY_SIZE, theme.K_COLOR)
             ask = theme.text("？" if self.lang == "zh" else "?", theme.BODY_SIZE, theme.K_COLOR,
                              weight="BOLD")
@@ -296,7 +260,7 @@ class ProjectionsScene(NarratedScene):
             later.next_to(row_b, LEFT, buff=0.4)
             # the earlier layer: the sentence, with the neighbours flowing into France
             words = self.items("ctx_words")
-            row_a = VGroup(*[self._word_card(w, theme.FG) for w in words]).arrange(RIGHT, buff=0.35)
+            row_a = VGroup(*[widgets.word_chip(w) for w in words]).arrange(RIGHT, buff=0.35)
             row_a.move_to(RIGHT * 1.0 + UP * 1.4)
             earlier = theme.text(self.s("earlier"), theme.SMALL_SIZE, theme.MUTED)
             earlier.next_to(row_a, LEFT, buff=0.4).align_to(later, LEFT)
@@ -400,7 +364,7 @@ class ProjectionsScene(NarratedScene):
                 words = theme.text(meta, theme.BODY_SIZE, color)
                 bubble = theme.panel(words.width + 0.6, words.height + 0.5, color)
                 bubble_g = VGroup(bubble, words.move_to(bubble))
-                vec = theme.vector_column([self.num(v) for v in xs], color, label=owner)
+                vec = widgets.vector_column([self.num(v) for v in xs], color, label=owner)
                 side = VGroup(bubble_g, vec).arrange(DOWN, buff=0.45)
                 sides.add(side)
                 bubbles.add(bubble_g)
@@ -421,38 +385,6 @@ class ProjectionsScene(NarratedScene):
             self.play(FadeIn(vectors, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
             self.play(theme.reveal(only), Create(underline), run_time=b.rt(0.1, 1.0))
 
-    def _land(self, src: Mobject, target: Mobject, run_time: float) -> None:
-        """Move a copy of ``src`` (the same text) onto the hidden ``target``, then show it."""
-        moving = src.copy()
-        self.play(Transform(moving, target.copy().set_opacity(1)), run_time=run_time)
-        self.remove(moving)
-        target.set_opacity(1)
-
-    def _regroup(self, group: Mobject) -> None:
-        """Replace top-level pieces of ``group`` on stage by ``group`` itself."""
-        family = {id(m) for m in group.get_family()}
-        for m in list(self.mobjects):
-            if id(m) in family:
-                self.remove(m)
-        self.add(group)
-
     def _down_arrow(self, x: float, y0: float, y1: float) -> Arrow:
         return Arrow(RIGHT * x + UP * y0, RIGHT * x + UP * y1, buff=0.04, color=theme.MUTED,
                      stroke_width=3, max_tip_length_to_length_ratio=0.35)
-
-    def _word_card(self, label: str, color: str) -> VGroup:
-        lab = theme.text(label, theme.BODY_SIZE, color)
-        card = theme.panel(max(lab.width + 0.5, 1.2), 0.75, color)
-        return VGroup(card, lab.move_to(card))
-
-    def _cards(self, labels: Sequence[str]) -> VGroup:
-        cards = VGroup()
-        for t in labels:
-            lab = theme.text(t, theme.BODY_SIZE)
-            card = theme.panel(max(lab.width + 0.5, 1.5), 0.75, theme.FG)
-            cards.add(VGroup(card, lab.move_to(card)))
-        return cards.arrange(RIGHT, buff=0.7)
-
-    def _chip(self, letter: str, color: str) -> VGroup:
-        c = Circle(radius=0.25).set_stroke(color, 2).set_fill(color, 0.25)
-        return VGroup(c, theme.text(letter, theme.SMALL_SIZE, color).move_to(c))

@@ -15,11 +15,10 @@ from manim import (
     Mobject,
     SurroundingRectangle,
     Text,
-    Transform,
     VGroup,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 ROW_H = 0.68
@@ -193,7 +192,7 @@ class DotProductScene(NarratedScene):
                 self.play(*anims, run_time=b.rt(0.06, 0.6))
             b.until("sum")
             self.play(FadeIn(prod[2]), FadeIn(prod[3]), run_time=b.rt(0.05, 0.4))
-            self._land(prod[3], score_cells[0], b.rt(0.06, 0.6))
+            widgets.land(self, prod[3], score_cells[0], b.rt(0.06, 0.6))
             self.add(head_score)
             b.until("name")
             name = theme.text(self.s("dot_name"), theme.BODY_SIZE, theme.ACCENT, weight="BOLD")
@@ -211,7 +210,7 @@ class DotProductScene(NarratedScene):
                           run_time=b.rt(0.03, 0.25))
                 self.play(FadeIn(new), run_time=b.rt(0.03, 0.25))
                 prod = new
-                self._land(prod[3], score_cells[i], b.rt(0.04, 0.4))
+                widgets.land(self, prod[3], score_cells[i], b.rt(0.04, 0.4))
             b.until("one")
             self.play(Indicate(VGroup(*score_cells), color=theme.FG, scale_factor=1.1),
                       run_time=b.rt(0.08, 0.8))
@@ -262,10 +261,3 @@ class DotProductScene(NarratedScene):
                                              buff=0.18)
             self.play(FadeOut(note2), FadeOut(against), FadeIn(nxt), Create(score_box),
                       run_time=b.rt(0.08, 0.8))
-
-    def _land(self, src: Mobject, target: Mobject, run_time: float) -> None:
-        """Move a copy of ``src`` onto ``target`` (not yet on stage), then show ``target``."""
-        moving = src.copy()
-        self.play(Transform(moving, target.copy()), run_time=run_time)
-        self.remove(moving)
-        self.add(target)

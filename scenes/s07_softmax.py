@@ -26,7 +26,7 @@ from manim import (
     VGroup,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import BeatClock, NarratedScene
 
 ROW_H = 0.68
@@ -62,7 +62,7 @@ class SoftmaxScene(NarratedScene):
             h.move_to(UP * y_head).align_to(RIGHT * x0, LEFT)
             body = VGroup()
             for s, y in zip(shares, y_rows, strict=True):
-                bar = theme.bar(float(s), self.pct(s), BAR_LEN, color)
+                bar = widgets.share_bar(float(s), self.pct(s), BAR_LEN, color)
                 bar.align_to(RIGHT * x0, LEFT).set_y(y)
                 body.add(bar)
             return VGroup(h, body)
@@ -105,7 +105,7 @@ class SoftmaxScene(NarratedScene):
             x_plus = x_score + 1.1
             plus_col = column(self.s("plus"), [self.num(s + fb.shift) for s in scores],
                               x_plus, theme.ACCENT, theme.ACCENT)
-            cap = self._swap(cap, caption(self.s("naive"), theme.ACCENT),
+            cap = widgets.swap(self, cap, caption(self.s("naive"), theme.ACCENT),
                              FadeOut(VGroup(slots, brace, whole)), run_time=b.rt(0.06, 0.6))
             self._copy_into(score_col[1], plus_col, b.rt(0.1, 1.0))
             naive_bars = bar_col(self.s("share"), d.fill_shifted, x_plus + 0.7, theme.ACCENT)
@@ -170,7 +170,7 @@ class SoftmaxScene(NarratedScene):
             x_exp = x_score + 1.6
             exp_col = column(self.s("exp_head"), [self.num(v) for v in d.fill_exp], x_exp,
                              theme.FG, theme.SHARE_COLOR)
-            cap = self._swap(cap, caption(self.s("exp_title"), theme.SHARE_COLOR),
+            cap = widgets.swap(self, cap, caption(self.s("exp_title"), theme.SHARE_COLOR),
                              FadeIn(exp_col[0]), run_time=b.rt(0.06, 0.6))
             self._reveal(b, "e", [
                 lambda i: [Indicate(score_col[1][i], color=theme.SHARE_COLOR),
@@ -215,9 +215,9 @@ class SoftmaxScene(NarratedScene):
                 .move_to(UP * y).align_to(RIGHT * x_div, LEFT) for y in y_rows])
             x_bar = divs.get_right()[0] + 0.4
             sm_bars = bar_col(self.s("weight"), d.fill_weights, x_bar, theme.SHARE_COLOR)
-            cap = self._swap(cap, caption(self.s("divide"), theme.SHARE_COLOR), FadeOut(steps),
-                             FadeIn(sm_bars[0]), Indicate(total, color=theme.SHARE_COLOR),
-                             run_time=b.rt(0.06, 0.6))
+            cap = widgets.swap(self, cap, caption(self.s("divide"), theme.SHARE_COLOR),
+                               FadeOut(steps), FadeIn(sm_bars[0]),
+                               Indicate(total, color=theme.SHARE_COLOR), run_time=b.rt(0.06, 0.6))
             ghosts = VGroup()
             for s, bar in zip(d.fill_shifted, sm_bars[1], strict=True):
                 if s > 0:
@@ -252,13 +252,6 @@ class SoftmaxScene(NarratedScene):
             note = theme.text(self.s("next_note"), theme.BODY_SIZE, theme.ACCENT)
             note.next_to(formula, RIGHT, buff=0.6)
             self.play(FadeIn(note, shift=0.2 * LEFT), run_time=b.rt(0.08, 0.8))
-
-    def _swap(self, old: Mobject, new: Mobject, *others: Animation, run_time: float
-              ) -> Mobject:
-        """Replace caption ``old`` by ``new``: out, then in (never a glyph morph)."""
-        self.play(FadeOut(old, shift=0.15 * UP), run_time=run_time / 2)
-        self.play(FadeIn(new, shift=0.15 * UP), *others, run_time=run_time / 2)
-        return new
 
     def _reveal(self, b: BeatClock, prefix: str,
                 steps: Sequence[Callable[[int], list[Animation]]], cap: float = 0.5) -> None:

@@ -32,7 +32,7 @@ from manim import (
     VGroup,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 RAW = theme.COMPARE_COLOR  # no division: the series compared with the shares
@@ -44,11 +44,8 @@ TOP_MAX = 2.6
 LEFT_X = -theme.FRAME_W / 2 + theme.MARGIN + 0.15
 
 
-def _hbar(length: float, color: str, label: str) -> VGroup:
-    rect = Rectangle(width=max(length, 0.02), height=BAR_H)
-    rect.set_stroke(width=0).set_fill(color, 0.9)
-    lab = theme.text(label, theme.SMALL_SIZE).next_to(rect, RIGHT, buff=0.1)
-    return VGroup(rect, lab)
+def _chip(label: str, color: str) -> VGroup:
+    return widgets.chip(label, color, size=theme.BODY_SIZE, height=None, pad=0.6)
 
 
 class ScalingScene(NarratedScene):
@@ -61,12 +58,12 @@ class ScalingScene(NarratedScene):
 
         with self.beat("intro") as b:
             header = self.title_card(b)
-            score = self._chip(self.s("score"), theme.FG)
-            soft = self._chip(self.s("softmax"), theme.FG)
+            score = _chip(self.s("score"), theme.FG)
+            soft = _chip(self.s("softmax"), theme.FG)
             VGroup(score, soft).arrange(RIGHT, buff=2.2).move_to(theme.CONTENT_CENTER)
             arrow = Arrow(score.get_right(), soft.get_left(), buff=0.15, color=theme.MUTED)
             self.play(FadeIn(score), FadeIn(soft), FadeIn(arrow), run_time=b.rt(0.05, 0.4))
-            scale = self._chip(self.s("scale"), theme.ACCENT)
+            scale = _chip(self.s("scale"), theme.ACCENT)
             row = VGroup(score.copy(), scale, soft.copy()).arrange(RIGHT, buff=1.2)
             row.move_to(theme.CONTENT_CENTER)
             arrows = VGroup(
@@ -268,11 +265,6 @@ class ScalingScene(NarratedScene):
             left.move_to([x0, top, 0], aligned_edge=UP + LEFT)
             right.move_to([x0 + (left_w + gap) * k, top, 0], aligned_edge=UP + LEFT)
 
-    def _chip(self, label: str, color: str) -> VGroup:
-        t = theme.text(label, theme.BODY_SIZE, color)
-        box = theme.panel(t.width + 0.6, t.height + 0.45, color=color)
-        return VGroup(box, t.move_to(box))
-
     def _spread_curves(self, small, large) -> VGroup:
         """Bell curves with the measured spread of q·k for the smallest and largest d."""
         width = 3 * large.dot_std
@@ -312,8 +304,8 @@ class ScalingScene(NarratedScene):
         )
         heads[1].move_to([spread_x + heads[1].width / 2, head_y, 0])
         heads[2].move_to([top_x + heads[2].width / 2, head_y, 0])
-        legend_raw = self._swatch(RAW, self.s("raw"))
-        legend_scaled = self._swatch(SCALED, self.s("scaled"))
+        legend_raw = widgets.swatch(RAW, self.s("raw"), BAR_H)
+        legend_scaled = widgets.swatch(SCALED, self.s("scaled"), BAR_H)
         legend_raw.next_to(heads[2], RIGHT, buff=0.45)
         legend_scaled.next_to(legend_raw, RIGHT, buff=0.35)
         max_std = max(r.dot_std for r in rows)
@@ -341,15 +333,10 @@ class ScalingScene(NarratedScene):
                  self.pct(r.top_weight_scaled), top_x, -0.2),
             )
             for key, length, color, label, x, dy in pieces:
-                bar = _hbar(length, color, label)
+                bar = widgets.share_bar(length, label, 1.0, color, height=BAR_H)
                 bar.shift([x - bar[0].get_left()[0], y + dy - bar[0].get_y(), 0])
                 out[key].add(bar)
         return out
-
-    def _swatch(self, color: str, label: str) -> VGroup:
-        sq = Rectangle(width=0.3, height=BAR_H).set_stroke(width=0).set_fill(color, 0.9)
-        t = theme.text(label, theme.SMALL_SIZE, color)
-        return VGroup(sq, t).arrange(RIGHT, buff=0.12)
 
     def _flat_plot(self) -> dict:
         axes = Axes(x_range=[-6, 6, 2], y_range=[0, 1.05, 0.5], x_length=3.6, y_length=1.8,
@@ -388,7 +375,7 @@ class ScalingScene(NarratedScene):
         return lab.move_to(UP * (theme.CONTENT_TOP - 0.3))
 
     def _amp_chart(self, tokens: Sequence[str], shares, color: str, title: str) -> VGroup:
-        chart = theme.bars(tokens, [float(s) for s in shares],
+        chart = widgets.share_bars(tokens, [float(s) for s in shares],
                            [self.pct(s) for s in shares], color, max_len=3.0)
         head = theme.text(title, theme.BODY_SIZE, color)
         head.next_to(chart, UP, buff=0.35).align_to(chart, LEFT)

@@ -19,7 +19,7 @@ from manim import (
     Write,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 ROW_H = 0.68
@@ -93,7 +93,7 @@ class WeightedSumScene(NarratedScene):
                     theme.text(self.num(v), theme.NUM_SIZE, theme.V_COLOR).move_to([x, y, 0])
                     for v, x in zip(fb.V[i], V_X, strict=True)
                 ]))
-            brackets = VGroup(*[self._bracket(r) for r in v_rows])
+            brackets = VGroup(*[widgets.brackets_around(r, theme.V_COLOR, pad=0.2) for r in v_rows])
             self.play(FadeIn(v_title), FadeIn(v_heads), run_time=b.rt(0.08, 0.6))
             for i in range(n):
                 b.until("v" + "abcd"[i])
@@ -209,20 +209,6 @@ class WeightedSumScene(NarratedScene):
             self.play(FadeIn(later, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
 
     # -- pieces ---------------------------------------------------------------------------------
-    def _bracket(self, row: VGroup) -> VGroup:
-        h = row.height + 0.3
-        parts = VGroup()
-        for side, edge in ((LEFT, row.get_left()), (RIGHT, row.get_right())):
-            x = edge[0] + (-0.25 if side is LEFT else 0.25)
-            inward = 0.12 if side is LEFT else -0.12
-            y0, y1 = row.get_y() - h / 2, row.get_y() + h / 2
-            parts.add(
-                Line([x, y0, 0], [x, y1, 0], color=theme.V_COLOR, stroke_width=3),
-                Line([x, y0, 0], [x + inward, y0, 0], color=theme.V_COLOR, stroke_width=3),
-                Line([x, y1, 0], [x + inward, y1, 0], color=theme.V_COLOR, stroke_width=3),
-            )
-        return parts
-
     def _cell(self, value: float, x: float, y: float, color: str) -> VGroup:
         """A number over a bar whose length is its value (a share of the cell width)."""
         frame = Rectangle(width=CELL_W, height=CELL_H).set_stroke(theme.MUTED, 1, opacity=0.5)
@@ -240,14 +226,12 @@ class WeightedSumScene(NarratedScene):
             txt = theme.text(t, theme.BODY_SIZE)
             box = theme.panel(txt.width + 0.5, 0.7, color=color, fill=color)
             box.set_fill(color, 0.08 + 0.6 * s).set_stroke(color, 2, opacity=0.3 + 0.7 * s)
-            txt.move_to(box).set_opacity(0.4 + 0.6 * s)
-            chips.add(VGroup(box, txt))
+            chips.add(widgets.boxed(txt.set_opacity(0.4 + 0.6 * s), box))
         chips.arrange(RIGHT, buff=0.25)
         lab = theme.text(label, theme.BODY_SIZE, color)
         lab.next_to(chips, LEFT, buff=0.5)
         return VGroup(lab, chips)
 
     def _card(self, word: str, color: str) -> VGroup:
-        txt = theme.text(word, theme.TITLE_SIZE, theme.FG)
-        box = theme.panel(max(txt.width + 0.8, 1.6), 1.2, color=color)
-        return VGroup(box, txt.move_to(box))
+        return widgets.chip(word, theme.FG, stroke=color, size=theme.TITLE_SIZE, height=1.2,
+                            pad=0.8, min_width=1.6)

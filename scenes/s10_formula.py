@@ -23,7 +23,7 @@ from manim import (
     VGroup,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 # The formula, built from labelled parts so each step can be lit on its own.
@@ -59,9 +59,10 @@ class FormulaScene(NarratedScene):
 
         with self.beat("scores") as b:
             box = self._box(f.select("qk"))
-            self.step = self._step_label(self.s("step1"), step_top)
+            self.steps = widgets.StepLabel(TEXT_X, step_top, theme.BODY_SIZE + 4, "BOLD")
+            step = self.steps.make(self.s("step1"))
             b.until("qk")
-            self.play(Create(box), FadeIn(self.step), run_time=b.rt(0.1, 0.6))
+            self.play(Create(box), FadeIn(step), run_time=b.rt(0.1, 0.6))
             b.until("dot")
             self.play(name[1].animate.set_color(theme.ACCENT), run_time=b.rt(0.05, 0.4))
             self.play(Indicate(name[1], color=theme.ACCENT, scale_factor=1.1),
@@ -79,7 +80,7 @@ class FormulaScene(NarratedScene):
 
         with self.beat("grid") as b:
             pairs = self._lines(self.items("pairs"), (theme.Q_COLOR, theme.K_COLOR, theme.FG))
-            pairs.next_to(self.step, DOWN, buff=0.45, aligned_edge=LEFT)
+            pairs.next_to(self.steps.mob, DOWN, buff=0.45, aligned_edge=LEFT)
             b.until("all")
             self.play(Indicate(box, color=theme.ACCENT, scale_factor=1.05),
                       run_time=b.rt(0.08, 0.8))
@@ -99,7 +100,7 @@ class FormulaScene(NarratedScene):
         with self.beat("scale") as b:
             b.until("sd")
             self.play(Transform(box, self._box(f.select("sd"))),
-                      *self._swap_step(self.s("step2"), step_top), run_time=b.rt(0.1, 0.6))
+                      *self.steps.swap(self.s("step2")), run_time=b.rt(0.1, 0.6))
             b.until("scaled")
             self.play(name[1].animate.set_color(theme.FG), name[0].animate.set_color(theme.ACCENT),
                       run_time=b.rt(0.05, 0.4))
@@ -112,11 +113,11 @@ class FormulaScene(NarratedScene):
         with self.beat("softmax") as b:
             b.until("sm")
             self.play(Transform(box, self._box(f.select("sm"))),
-                      *self._swap_step(self.s("step3"), step_top),
+                      *self.steps.swap(self.s("step3")),
                       FadeOut(pairs), name[0].animate.set_color(theme.FG),
                       run_time=b.rt(0.1, 0.6))
             rowsum = self._lines(self.items("rowsum"), (theme.FG, theme.Q_COLOR))
-            rowsum.next_to(self.step, DOWN, buff=0.45, aligned_edge=LEFT)
+            rowsum.next_to(self.steps.mob, DOWN, buff=0.45, aligned_edge=LEFT)
             row_boxes = grid["row_boxes"]
             b.until("rows")
             self.play(LaggedStart(*[Create(rb) for rb in row_boxes], lag_ratio=0.5),
@@ -139,10 +140,10 @@ class FormulaScene(NarratedScene):
             new.next_to(outs, UP, buff=0.2)
             b.until("v")
             self.play(Transform(box, self._box(VGroup(f.select("dot"), f.select("v")))),
-                      *self._swap_step(self.s("step4"), step_top),
+                      *self.steps.swap(self.s("step4")),
                       FadeOut(rowsum), run_time=b.rt(0.1, 0.6))
             mix = self._lines([self.s("mix")], (theme.V_COLOR,))
-            mix.next_to(self.step, DOWN, buff=0.45, aligned_edge=LEFT)
+            mix.next_to(self.steps.mob, DOWN, buff=0.45, aligned_edge=LEFT)
             b.until("mix")
             self.play(LaggedStart(*[GrowArrow(a) for a in arrows], lag_ratio=0.3),
                       FadeIn(mix, shift=0.1 * RIGHT), run_time=b.rt(0.15, 1.2))
@@ -153,7 +154,7 @@ class FormulaScene(NarratedScene):
             para = self._lines(self.items("parallel"), (theme.FG, theme.GOOD))
             para.move_to([TEXT_X + para.width / 2, step_top - para.height / 2, 0])
             b.until("indep")
-            self.play(FadeOut(box), FadeOut(self.step), FadeOut(mix),
+            self.play(FadeOut(box), FadeOut(self.steps.mob), FadeOut(mix),
                       FadeIn(para[0], shift=0.1 * RIGHT),
                       run_time=b.rt(0.1, 0.6))
             b.until("all")
@@ -172,15 +173,6 @@ class FormulaScene(NarratedScene):
 
     def _box(self, part: Mobject) -> SurroundingRectangle:
         return SurroundingRectangle(part, color=theme.ACCENT, buff=0.08)
-
-    def _step_label(self, s: str, top: float) -> Mobject:
-        label = theme.text(s, theme.BODY_SIZE + 4, theme.ACCENT, weight="BOLD")
-        return label.move_to([TEXT_X + label.width / 2, top - label.height / 2, 0])
-
-    def _swap_step(self, s: str, top: float) -> list:
-        """Cross-fade the step label (text never morphs into other text)."""
-        old, self.step = self.step, self._step_label(s, top)
-        return [FadeOut(old, shift=0.15 * UP), FadeIn(self.step, shift=0.15 * UP)]
 
     def _lines(self, lines, colors) -> VGroup:
         group = VGroup(*[theme.text(t, theme.BODY_SIZE, c)

@@ -15,14 +15,12 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
-    Mobject,
-    Rectangle,
     SurroundingRectangle,
     VGroup,
 )
 
-from scenes import theme
-from scenes.base import BeatClock, NarratedScene
+from scenes import theme, widgets
+from scenes.base import NarratedScene
 
 ROW_H = 0.82
 CELL = 34  # this scene's table is the focus: larger than the theme's body text
@@ -73,10 +71,11 @@ class WorkedExampleScene(NarratedScene):
             self.play(Create(keys), run_time=b.rt(0.1, 0.7))
 
         with self.beat("scores") as b:
-            self.step = self._step_label(self.s("step1"))
+            self.steps = widgets.StepLabel(-theme.FRAME_W / 2 + theme.MARGIN + 0.2,
+                                           theme.CONTENT_TOP - 0.25, y_is_top=False)
             b.until("step")
-            self.play(FadeIn(self.step), FadeIn(table[SCORE][0]), FadeOut(keys),
-                      run_time=b.rt(0.08, 0.5))
+            self.play(FadeIn(self.steps.make(self.s("step1"))), FadeIn(table[SCORE][0]),
+                      FadeOut(keys), run_time=b.rt(0.08, 0.5))
             calc = None
             for i, mark in zip(range(n), ("sa", "sb", "sc"), strict=False):
                 line = self._dot_line(we.Q[qi], we.K[i], att.scores[i])
@@ -87,7 +86,7 @@ class WorkedExampleScene(NarratedScene):
                           run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[1], shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[2], shift=0.1 * RIGHT), run_time=b.rt(0.03, 0.3))
-                self._land(line[2][-1], table[SCORE][1][i], b)
+                widgets.land(self, line[2][-1], table[SCORE][1][i], b.rt(0.05, 0.45))
                 calc = line
             self.calc = calc
 
@@ -97,7 +96,7 @@ class WorkedExampleScene(NarratedScene):
                                     theme.ACCENT))
             div.arrange(RIGHT, buff=0.18).move_to(UP * CALC_Y)
             b.until("sqrt")
-            self.play(*self._swap_step(self.s("step2")), FadeOut(self.calc),
+            self.play(*self.steps.swap(self.s("step2")), FadeOut(self.calc),
                       FadeIn(table[SCALED][0]), run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(div[0], shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
             b.until("about")
@@ -109,7 +108,7 @@ class WorkedExampleScene(NarratedScene):
 
         with self.beat("softmax") as b:
             b.until("exp")
-            self.play(*self._swap_step(self.s("step3")), FadeOut(self.calc),
+            self.play(*self.steps.swap(self.s("step3")), FadeOut(self.calc),
                       FadeIn(table[EXP][0]), run_time=b.rt(0.1, 0.6))
             for i, mark in zip(range(n), ("ea", "eb", "ec"), strict=False):
                 b.until(mark)
@@ -157,7 +156,7 @@ class WorkedExampleScene(NarratedScene):
             line = VGroup(*parts, eq, out).arrange(RIGHT, buff=0.18)
             theme.fit(line, theme.CONTENT_W).move_to(UP * CALC_Y)
             b.until("mix")
-            self.play(*self._swap_step(self.s("step4")), FadeOut(self.calc),
+            self.play(*self.steps.swap(self.s("step4")), FadeOut(self.calc),
                       run_time=b.rt(0.08, 0.5))
             for i in range(n):
                 extra = [FadeIn(pluses[i - 1])] if i else []
@@ -189,10 +188,7 @@ class WorkedExampleScene(NarratedScene):
         The eˣ column carries a third part: the total under it."""
         bars = []
         for w in att.weights:
-            rect = Rectangle(width=max(0.02, w * BAR_LEN), height=0.36)
-            rect.set_stroke(width=0).set_fill(theme.SHARE_COLOR, 0.85)
-            label = theme.text(self.pct(w), HEAD).next_to(rect, RIGHT, buff=0.1)
-            bars.append(VGroup(rect, label))
+            bars.append(widgets.share_bar(w, self.pct(w), BAR_LEN, height=0.36, size=HEAD))
         cols = [
             (self.s("token"), [theme.text(t, CELL) for t in tokens], theme.FG, False),
             ("Q", [theme.text(self.vec(r), CELL, theme.Q_COLOR) for r in we.Q], theme.Q_COLOR,
@@ -212,7 +208,7 @@ class WorkedExampleScene(NarratedScene):
         top = theme.CONTENT_TOP - 0.85
         x = 0.0
         for head, cells, color, align_left in cols:
-            col = self._make_column(head, cells, color, top, align_left)
+            col = widgets.table_column(head, cells, color, top, ROW_H, HEAD, align_left)
             col.shift(RIGHT * (x - col.get_left()[0]))
             table.add(col)
             x = col.get_right()[0] + 0.45
@@ -224,23 +220,12 @@ class WorkedExampleScene(NarratedScene):
         value = theme.text(self.num(total, 2), CELL, weight="BOLD").scale(k)
         name = theme.text(self.s("total"), HEAD, theme.MUTED).scale(k)
         rule = Line(LEFT, RIGHT, color=theme.MUTED, stroke_width=2)
-        rule.set_width(exp_col[1].width + 0.2)
+        rule.width = exp_col[1].width + 0.2
         rule.next_to(exp_col[1], DOWN, buff=0.2).set_x(exp_col[1].get_x())
         value.next_to(rule, DOWN, buff=0.14).set_x(exp_col[1].get_x())
         name.next_to(value, LEFT, buff=0.2)
         exp_col.add(VGroup(rule, name, value))
         return table
-
-    def _make_column(self, head, cells, color, top, align_left=False) -> VGroup:
-        header = theme.text(head, HEAD, color)
-        header.move_to(UP * top)
-        body = VGroup(*cells)
-        for i, cell in enumerate(cells):
-            cell.move_to(UP * (top - ROW_H * (i + 1.1)))
-        if align_left:
-            for cell in cells:
-                cell.align_to(header, LEFT)
-        return VGroup(header, body)
 
     def _dot_line(self, q, k, score) -> VGroup:
         """q · k = a×b + c×d = score, in three parts (vectors, products, sum) on the calc line."""
@@ -258,20 +243,3 @@ class WorkedExampleScene(NarratedScene):
         line = VGroup(vecs, prods, total).arrange(RIGHT, buff=0.14)
         theme.fit(line, theme.CONTENT_W)
         return line.move_to(UP * CALC_Y)
-
-    def _land(self, result: Mobject, cell: Mobject, b: BeatClock) -> None:
-        """A copy of the result moves into its table cell (same text: a move, not a morph)."""
-        flying = result.copy()
-        self.play(flying.animate.move_to(cell).match_height(cell), run_time=b.rt(0.05, 0.45))
-        self.remove(flying)
-        self.add(cell)
-
-    def _step_label(self, s: str) -> Mobject:
-        label = theme.text(s, theme.BODY_SIZE, theme.ACCENT)
-        label.to_edge(LEFT, buff=theme.MARGIN + 0.2).set_y(theme.CONTENT_TOP - 0.25)
-        return label
-
-    def _swap_step(self, s: str) -> list:
-        """Cross-fade the step label (text never morphs into other text)."""
-        old, self.step = self.step, self._step_label(s)
-        return [FadeOut(old, shift=0.15 * UP), FadeIn(self.step, shift=0.15 * UP)]

@@ -15,13 +15,12 @@ from manim import (
     GrowArrow,
     Indicate,
     Line,
-    Mobject,
     Polygon,
     Rectangle,
     VGroup,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 PAGE = "#d9d4c7"  # colour of paper (book pages)
@@ -38,6 +37,15 @@ def _runs(indices: list[int]) -> list[list[int]]:
     return runs
 
 
+def _chip(s: str, color: str) -> VGroup:
+    return widgets.chip(s, color, size=24, height=0.6, pad=0.4, solid=True, weight="BOLD")
+
+
+def _column(entries: list[str], color: str, label: str) -> VGroup:
+    """A vector as a roomy column in brackets, its label above: (left, nums, right, label)."""
+    return widgets.vector_column(entries, color, 34, label, gap=0.3, pad=0.16, label_size=24)
+
+
 class KvSeparateScene(NarratedScene):
     scene_id = "kv_separate"
 
@@ -48,7 +56,8 @@ class KvSeparateScene(NarratedScene):
 
         with self.beat("intro") as b:
             header = self.title_card(b)
-            badge = self._badge(word).move_to(LEFT * 5.2)
+            badge = widgets.chip(word, size=theme.BODY_SIZE, height=1.0, pad=0.5, min_width=1.7,
+                                 weight="BOLD").move_to(LEFT * 5.2)
             kcard = self._card("K", self.s("k_says"), self.s("k_job"), theme.K_COLOR)
             vcard = self._card("V", self.s("v_says"), self.s("v_job"), theme.V_COLOR)
             kcard.move_to(LEFT * 0.7 + UP * 1.1)
@@ -74,7 +83,7 @@ class KvSeparateScene(NarratedScene):
             self.play(GrowArrow(q_arrow), FadeIn(q_tag), run_time=b.rt(0.08, 0.7))
             self.play(Circumscribe(kcard, color=theme.K_COLOR, buff=0.08),
                       run_time=b.rt(0.1, 1.0))
-            chip = self._chip(taken, theme.V_COLOR).move_to(vcard[1][1].get_center())
+            chip = _chip(taken, theme.V_COLOR).move_to(vcard[1][1].get_center())
             landed = chip.copy().next_to(blank, DOWN, buff=0.3).set_y(vcard.get_y())
             v_arrow = Arrow(vcard.get_right(), landed.get_left(), buff=0.1, color=theme.V_COLOR)
             b.until("take")
@@ -97,8 +106,8 @@ class KvSeparateScene(NarratedScene):
             pull_v.next_to(right_arrow, DOWN, buff=0.3)
             pull_k.shift(LEFT * max(0.0, pull_k.get_right()[0] - (box.get_left()[0] - 0.3)))
             pull_v.shift(RIGHT * max(0.0, box.get_right()[0] + 0.3 - pull_v.get_left()[0]))
-            self._inside_x(pull_k)
-            self._inside_x(pull_v)
+            widgets.keep_inside_x(pull_k)
+            widgets.keep_inside_x(pull_v)
             neither = theme.text(self.s("neither"), theme.BODY_SIZE, theme.MUTED)
             neither.next_to(lump, DOWN, buff=0.35)
             self.play(FadeIn(lump), run_time=b.rt(0.08, 0.6))
@@ -145,11 +154,6 @@ class KvSeparateScene(NarratedScene):
             self.play(FadeIn(lines[1], shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
 
     # -- pieces ---------------------------------------------------------------------------------
-    def _badge(self, word: str) -> VGroup:
-        label = theme.text(word, theme.BODY_SIZE, theme.FG, weight="BOLD")
-        box = theme.panel(max(1.7, label.width + 0.5), 1.0, theme.FG)
-        return VGroup(box, label.move_to(box))
-
     def _card(self, letter: str, says: str, job: str, color: str) -> VGroup:
         box = theme.panel(5.6, 1.4, color)
         big = theme.text(letter, 44, color, weight="BOLD")
@@ -159,11 +163,6 @@ class KvSeparateScene(NarratedScene):
         big.move_to(box.get_left() + RIGHT * 0.6)
         lines.next_to(big, RIGHT, buff=0.4)
         return VGroup(box, VGroup(big, lines))
-
-    def _chip(self, s: str, color: str) -> VGroup:
-        label = theme.text(s, 24, theme.BG, weight="BOLD")
-        box = theme.panel(label.width + 0.4, 0.6, color, fill=color)
-        return VGroup(box, label.move_to(box))
 
     def _catalogue_card(self) -> VGroup:
         card = theme.panel(2.2, 1.5, theme.K_COLOR, fill="#203a3d")
@@ -194,9 +193,9 @@ class KvSeparateScene(NarratedScene):
         """Q and the top word's K over the features, its V over the value features."""
         fb = self.numbers.fill_blank
         q, k, v = fb.query, fb.K[0], fb.V[0]
-        qcol = self._column([self.num(x) for x in q], theme.Q_COLOR, self.s("q_head"))
-        kcol = self._column([self.num(x) for x in k], theme.K_COLOR, self.s("k_head"))
-        vcol = self._column([self.num(x) for x in v], theme.V_COLOR, self.s("v_head"))
+        qcol = _column([self.num(x) for x in q], theme.Q_COLOR, self.s("q_head"))
+        kcol = _column([self.num(x) for x in k], theme.K_COLOR, self.s("k_head"))
+        vcol = _column([self.num(x) for x in v], theme.V_COLOR, self.s("v_head"))
         kcol.next_to(qcol, RIGHT, buff=0.5).align_to(qcol, DOWN)
         names = self._row_names(fb.features[self.lang], qcol)
         vnames = self._row_names(fb.value_features[self.lang], vcol)
@@ -205,13 +204,13 @@ class KvSeparateScene(NarratedScene):
         right.next_to(left, RIGHT, buff=1.0).align_to(left, DOWN)
         matched = list(self.derived.fill_shared[0])
         given = list(self.derived.fill_value_has[0])
-        match_box = VGroup(*[self._cell_box(VGroup(*[col[1][i] for i in run]), color)
+        match_box = VGroup(*[widgets.cell_frame(VGroup(*[col[1][i] for i in run]), color)
                              for run in _runs(matched)
                              for col, color in ((qcol, theme.Q_COLOR), (kcol, theme.K_COLOR))])
-        give_box = VGroup(*[self._cell_box(VGroup(*[vcol[1][i] for i in run]), theme.V_COLOR)
+        give_box = VGroup(*[widgets.cell_frame(VGroup(*[vcol[1][i] for i in run]), theme.V_COLOR)
                             for run in _runs(given)])
         what = fb.value_features[self.lang][given[0]] if given else "—"
-        chip = self._chip(what, theme.V_COLOR)
+        chip = _chip(what, theme.V_COLOR)
         row_y = vcol[1][given[0]].get_y() if given else vcol[1].get_y()
         chip.next_to(vcol, RIGHT, buff=0.8).set_y(row_y)
         arrow = Arrow(RIGHT * (vcol[2].get_right()[0] + 0.05) + UP * row_y, chip.get_left(),
@@ -232,25 +231,6 @@ class KvSeparateScene(NarratedScene):
                 "match": match_box, "give": give_box, "match_lab": match_lab,
                 "give_lab": give_lab, "chip": chip, "arrow": arrow,
                 "matched": [names[i] for i in matched], "given": [vnames[i] for i in given]}
-
-    @staticmethod
-    def _column(entries: list[str], color: str, label: str) -> VGroup:
-        """A vector as a roomy column in brackets, its label above: (left, nums, right, label)."""
-        nums = VGroup(*[theme.text(e, 34, color) for e in entries]).arrange(DOWN, buff=0.3)
-        left = theme.bracket(nums.height + 0.3, color)
-        right = left.copy().flip(UP)
-        left.next_to(nums, LEFT, buff=0.16)
-        right.next_to(nums, RIGHT, buff=0.16)
-        col = VGroup(left, nums, right)
-        col.add(theme.text(label, 24, color).next_to(col, UP, buff=0.15))
-        return col
-
-    @staticmethod
-    def _cell_box(cell: Mobject, color: str) -> Rectangle:
-        """A frame around entries of one vector that stays inside its brackets."""
-        box = Rectangle(width=cell.width + 0.14, height=cell.height + 0.16, color=color,
-                        stroke_width=3)
-        return box.move_to(cell)
 
     def _callback_pairs(self) -> VGroup:
         """Catalogue card vs book, page title vs page body: small, with captions."""
@@ -286,11 +266,3 @@ class KvSeparateScene(NarratedScene):
         for m in mobs:
             m.shift(RIGHT * (right_x - m.get_right()[0]))
         return mobs
-
-    def _inside_x(self, m: Mobject) -> None:
-        lim = theme.FRAME_W / 2 - theme.MARGIN
-        if m.get_left()[0] < -lim:
-            m.shift(RIGHT * (-lim - m.get_left()[0]))
-        if m.get_right()[0] > lim:
-            m.shift(LEFT * (m.get_right()[0] - lim))
-

@@ -23,7 +23,6 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
-    Mobject,
     SurroundingRectangle,
     ValueTracker,
     VGroup,
@@ -32,7 +31,7 @@ from manim import (
 )
 
 from qkv_math.attention import softmax
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 BAR_LEN = 2.5
@@ -221,7 +220,7 @@ class SoftAttentionScene(NarratedScene):
             hard_back = self._backflow(hard_row, theme.GOOD)
             grad = theme.text(self.s("grad"), theme.SMALL_SIZE, theme.GOOD)
             grad.next_to(soft_back[-1], RIGHT, buff=0.2).shift(DOWN * 0.2)
-            self._inside_x(grad)
+            widgets.keep_inside_x(grad)
             b.until("back")
             self.clear_content(b, keep=(header,))
             self.play(FadeIn(soft_row), run_time=b.rt(0.05, 0.5))
@@ -254,7 +253,7 @@ class SoftAttentionScene(NarratedScene):
 
     # -- pieces ---------------------------------------------------------------------------------
     def _rows(self, names, shares, color: str) -> VGroup:
-        rows = theme.bars(names, shares, [self.pct(s) for s in shares], color, max_len=BAR_LEN)
+        rows = widgets.share_bars(names, shares, [self.pct(s) for s in shares], color, BAR_LEN)
         rows.scale(ROW_SCALE)
         for i, row in enumerate(rows):
             row.shift(DOWN * ROW_GAP * i)
@@ -309,7 +308,7 @@ class SoftAttentionScene(NarratedScene):
             theme.fit(t, 1.8)
             stroke = color if i in (1, 2) else theme.MUTED
             box = theme.panel(2.0, max(0.8, t.height + 0.3), stroke)
-            boxes.add(VGroup(box, t.move_to(box)))
+            boxes.add(widgets.boxed(t, box))
         boxes.arrange(RIGHT, buff=0.5)
         arrows = VGroup(*[Arrow(boxes[i].get_right(), boxes[i + 1].get_left(), buff=0.1,
                                 color=theme.MUTED, stroke_width=3,
@@ -328,12 +327,3 @@ class SoftAttentionScene(NarratedScene):
                                     boxes[i].get_bottom() + DOWN * 0.1,
                                     angle=-1.2, color=color, stroke_width=3)
                         for i in range(len(boxes) - 1)])
-
-    @staticmethod
-    def _inside_x(m: Mobject) -> None:
-        lim = theme.FRAME_W / 2 - theme.MARGIN
-        if m.get_right()[0] > lim:
-            m.shift(LEFT * (m.get_right()[0] - lim))
-        if m.get_left()[0] < -lim:
-            m.shift(RIGHT * (-lim - m.get_left()[0]))
-

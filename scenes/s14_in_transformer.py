@@ -28,7 +28,7 @@ from manim import (
     VGroup,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import BeatClock, NarratedScene
 
 BLOCK_W, BLOCK_TOP, BLOCK_BOTTOM = 2.9, 2.2, -1.0
@@ -237,8 +237,7 @@ class InTransformerScene(NarratedScene):
         box = theme.panel(BLOCK_W - 0.4, 0.8, theme.FG)
         label = theme.text(name, theme.SMALL_SIZE, theme.FG)
         theme.fit(label, BLOCK_W - 0.6)
-        group = VGroup(box, label.move_to(box))
-        return group.move_to(RIGHT * x + UP * y)
+        return widgets.boxed(label, box).move_to(RIGHT * x + UP * y)
 
     @staticmethod
     def _focus(box: VGroup):
@@ -258,12 +257,7 @@ class InTransformerScene(NarratedScene):
         return out
 
     def _tokens(self, words: list[str], caption: str, x: float) -> VGroup:
-        chips = VGroup()
-        for w in words:
-            t = theme.text(w, theme.SMALL_SIZE, theme.FG)
-            box = theme.panel(max(0.7, t.width + 0.3), 0.5, theme.MUTED)
-            chips.add(VGroup(box, t.move_to(box)))
-        chips.arrange(RIGHT, buff=0.1)
+        chips = widgets.chip_row(words, buff=0.1, stroke=theme.MUTED, min_width=0.7)
         theme.fit(chips, BLOCK_W)
         chips.move_to(RIGHT * x + UP * TOKEN_Y)
         cap = theme.text(caption, theme.SMALL_SIZE, theme.MUTED).next_to(chips, DOWN, buff=0.1)
@@ -297,7 +291,7 @@ class InTransformerScene(NarratedScene):
     def _mark(self, mark: str) -> VGroup:
         label = theme.text(mark, 30, theme.ACCENT, weight="BOLD")
         disc = Circle(radius=0.2, stroke_width=0, fill_color=theme.BG, fill_opacity=1)
-        return VGroup(disc, label.move_to(disc))
+        return widgets.boxed(label, disc)
 
     # -- the explanation panel ------------------------------------------------------------------
     @staticmethod
@@ -387,4 +381,4 @@ class InTransformerScene(NarratedScene):
     def _head_column(self, color: str) -> VGroup:
         mats = self._matrices(DOWN)
         box = theme.panel(mats.width + 0.5, mats.height + 0.4, color)
-        return VGroup(box, mats.move_to(box))
+        return widgets.boxed(mats, box)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 import manimpango
 import numpy as np
@@ -160,68 +159,6 @@ def panel(width: float, height: float, color: str = MUTED, fill: str = PANEL) ->
         corner_radius=0.12, width=width, height=height, stroke_color=color,
         stroke_width=2, fill_color=fill, fill_opacity=1,
     )
-
-
-def bracket(height: float, color: str, thickness: float = 0.05) -> VGroup:
-    """A left square bracket of ``height`` (flip it with ``.flip(UP)`` for the right one)."""
-    g = VGroup(
-        Rectangle(width=thickness, height=height).set_stroke(width=0).set_fill(color, 1),
-        Rectangle(width=0.16, height=thickness).set_stroke(width=0).set_fill(color, 1),
-        Rectangle(width=0.16, height=thickness).set_stroke(width=0).set_fill(color, 1),
-    )
-    g[1].align_to(g[0], UP).align_to(g[0], LEFT)
-    g[2].align_to(g[0], DOWN).align_to(g[0], LEFT)
-    return g
-
-
-def vector_column(
-    entries: Sequence[str], color: str, size: float = NUM_SIZE, label: str | None = None
-) -> VGroup:
-    """A vector drawn as a column of numbers in brackets, optionally with a label above."""
-    nums = VGroup(*[text(e, size, color) for e in entries]).arrange(DOWN, buff=0.16)
-    left = bracket(nums.height + 0.3, color)
-    right = left.copy().flip(UP)
-    left.next_to(nums, LEFT, buff=0.08)
-    right.next_to(nums, RIGHT, buff=0.08)
-    col = VGroup(left, nums, right)
-    if label is not None:
-        col.add(text(label, SMALL_SIZE, color).next_to(col, UP, buff=0.12))
-    return col
-
-
-def bar(share: float, label: str, max_len: float, color: str, height: float = 0.34) -> VGroup:
-    """A horizontal weight bar of length share*max_len with its percentage to the right."""
-    length = max(share * max_len, 0.02)
-    rect = Rectangle(width=length, height=height).set_stroke(width=0).set_fill(color, 0.9)
-    lab = text(label, SMALL_SIZE, FG).next_to(rect, RIGHT, buff=0.12)
-    return VGroup(rect, lab)
-
-
-def bars(
-    names: Sequence[str], shares: Sequence[float], labels: Sequence[str], color: str,
-    max_len: float = 5.0,
-) -> VGroup:
-    """A bar chart of weights: names right-aligned in a column, one bar and percentage each."""
-    name_mobs = VGroup(*[text(n, SMALL_SIZE) for n in names])
-    name_mobs.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
-    rows = VGroup()
-    for name, share, lab in zip(name_mobs, shares, labels, strict=True):
-        b = bar(share, lab, max_len, color).next_to(name, RIGHT, buff=0.25)
-        b.align_to(name_mobs.get_right() + RIGHT * 0.25, LEFT)
-        rows.add(VGroup(name, b))
-    return rows
-
-
-def qkv_legend(rows: Sequence[str], buff: float = 0.12) -> VGroup:
-    """Three rows: a Q/K/V badge, an arrow and what it stands for, in the role's colour."""
-    legend = VGroup()
-    for letter, color, row in zip("QKV", (Q_COLOR, K_COLOR, V_COLOR), rows, strict=True):
-        badge = panel(0.46, 0.46, color=color, fill=color)
-        ch = text(letter, SMALL_SIZE + 2, BG, weight="BOLD").move_to(badge)
-        arrow = text("↔", SMALL_SIZE + 2, MUTED)
-        label = text(row, SMALL_SIZE + 2, color)
-        legend.add(VGroup(VGroup(badge, ch), arrow, label).arrange(RIGHT, buff=0.25))
-    return legend.arrange(DOWN, aligned_edge=LEFT, buff=buff)
 
 
 def row_text(s: str, size: float, color: str = FG) -> VGroup:

@@ -1,0 +1,295 @@
+"""The scene widget kit: the domain pieces every scene draws from, in one place.
+
+Chips and cards, Q/K/V badges, bracketed vectors and matrices with cell frames, product
+lines, share bars, table columns, step labels, and the land/regroup/swap animations. A fix
+to a widget fixes it in every scene. Sizes and gaps are the kit's; colours, fonts and the
+layout bands come from :mod:`scenes.theme`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Animation,
+    Circle,
+    FadeIn,
+    FadeOut,
+    Mobject,
+    Rectangle,
+    Scene,
+    Transform,
+    VGroup,
+)
+
+from scenes import theme
+
+QKV_COLORS = {"Q": theme.Q_COLOR, "K": theme.K_COLOR, "V": theme.V_COLOR,
+              "q": theme.Q_COLOR, "k": theme.K_COLOR, "v": theme.V_COLOR}
+
+
+# -- boxes, chips and cards ---------------------------------------------------------------------
+def boxed(label: Mobject, box: Mobject) -> VGroup:
+    """``label`` centred on ``box``: VGroup(box, label)."""
+    return VGroup(box, label.move_to(box))
+
+
+def chip(s: str, color: str = theme.FG, *, stroke: str | None = None,
+         size: float = theme.SMALL_SIZE, height: float | None = 0.5, pad: float = 0.3,
+         min_width: float = 0.0, fill: str = theme.PANEL, solid: bool = False,
+         weight: str = "NORMAL") -> VGroup:
+    """A word in a rounded box: VGroup(box, label).
+
+    ``stroke`` defaults to the text colour; ``height=None`` fits the text with a margin;
+    ``solid`` fills the box with ``color`` and writes the word in the background colour.
+    """
+    label = theme.text(s, size, theme.BG if solid else color, weight=weight)
+    h = label.height + 0.45 if height is None else height
+    box = theme.panel(max(min_width, label.width + pad), h, color=stroke or color,
+                      fill=color if solid else fill)
+    return boxed(label, box)
+
+
+def word_chip(s: str, color: str = theme.FG, min_width: float = 1.2) -> VGroup:
+    """A word of the example sentence as a card (body size, roomy)."""
+    return chip(s, color, size=theme.BODY_SIZE, height=0.75, pad=0.5, min_width=min_width)
+
+
+def chip_row(words: Sequence[str], color: str = theme.FG, buff: float = 0.2, **kw) -> VGroup:
+    """Chips side by side."""
+    return VGroup(*[chip(w, color, **kw) for w in words]).arrange(RIGHT, buff=buff)
+
+
+# -- Q/K/V badges -------------------------------------------------------------------------------
+def letter_badge(letter: str, color: str | None = None, *, size: float = theme.SMALL_SIZE,
+                 radius: float = 0.2, square: bool = False, outline: bool = False) -> VGroup:
+    """A role letter in a filled disc (or square): the Q, K and V badges.
+
+    ``outline`` draws a ring with a faint fill and the letter in the role's colour.
+    """
+    color = color or QKV_COLORS[letter]
+    if square:
+        shape: Mobject = theme.panel(2 * radius, 2 * radius, color=color, fill=color)
+    else:
+        shape = Circle(radius=radius).set_stroke(color, 2 if outline else 0)
+        shape.set_fill(color, 0.25 if outline else 1)
+    ink = color if outline else theme.BG
+    return boxed(theme.text(letter, size, ink, weight="NORMAL" if outline else "BOLD"), shape)
+
+
+def role_tag(letter: str, s: str, color: str | None = None, radius: float = 0.2) -> VGroup:
+    """A badge and what the role is in this analogy: (badge, label)."""
+    color = color or QKV_COLORS[letter]
+    label = theme.text(s, theme.SMALL_SIZE, color)
+    return VGroup(letter_badge(letter, color, radius=radius), label).arrange(RIGHT, buff=0.15)
+
+
+def qkv_legend(labels: Sequence[str], direction=DOWN, size: float = theme.SMALL_SIZE + 2,
+               arrow: bool = True) -> VGroup:
+    """Q, K and V each with a square badge (an arrow) and what it stands for, in its colour."""
+    rows = VGroup()
+    for letter, label in zip("QKV", labels, strict=True):
+        color = QKV_COLORS[letter]
+        parts = [letter_badge(letter, color, size=size, radius=0.23 if arrow else 0.22,
+                              square=True)]
+        if arrow:
+            parts.append(theme.text("↔", size, theme.MUTED))
+        parts.append(theme.text(label, size, color))
+        rows.add(VGroup(*parts).arrange(RIGHT, buff=0.25 if arrow else 0.15))
+    if direction is DOWN:
+        return rows.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+    return rows.arrange(direction, buff=0.55)
+
+
+# -- vectors and matrices -----------------------------------------------------------------------
+def bracket(height: float, color: str, thickness: float = 0.05) -> VGroup:
+    """A left square bracket of ``height`` (flip it with ``.flip(UP)`` for the right one)."""
+    g = VGroup(
+        Rectangle(width=thickness, height=height).set_stroke(width=0).set_fill(color, 1),
+        Rectangle(width=0.16, height=thickness).set_stroke(width=0).set_fill(color, 1),
+        Rectangle(width=0.16, height=thickness).set_stroke(width=0).set_fill(color, 1),
+    )
+    g[1].align_to(g[0], UP).align_to(g[0], LEFT)
+    g[2].align_to(g[0], DOWN).align_to(g[0], LEFT)
+    return g
+
+
+def brackets_around(body: Mobject, color: str, pad: float = 0.1, thickness: float = 0.05,
+                    min_height: float = 0.0) -> VGroup:
+    """A pair of square brackets around ``body`` (which is not included): (left, right)."""
+    h = max(body.height + 0.3, min_height)
+    left = bracket(h, color, thickness).next_to(body, LEFT, buff=pad)
+    right = bracket(h, color, thickness).flip(UP).next_to(body, RIGHT, buff=pad)
+    return VGroup(left, right)
+
+
+def in_brackets(body: Mobject, color: str, pad: float = 0.1, thickness: float = 0.05,
+                min_height: float = 0.0) -> VGroup:
+    """``body`` between square brackets: VGroup(left, body, right)."""
+    left, right = brackets_around(body, color, pad, thickness, min_height)
+    return VGroup(left, body, right)
+
+
+def matrix(rows: Sequence[Sequence[str]], color: str, size: float = theme.NUM_SIZE) -> VGroup:
+    """A matrix (or a row vector: one row) of numbers in square brackets.
+
+    Returns VGroup(left bracket, cells, right bracket); cells are row-major.
+    """
+    cells = VGroup(*[theme.text(e, size, color) for row in rows for e in row])
+    cells.arrange_in_grid(rows=len(rows), cols=len(rows[0]), buff=(0.4, 0.16))
+    return in_brackets(cells, color, thickness=0.06, min_height=0.62)
+
+
+def vector_column(entries: Sequence[str], color: str, size: float = theme.NUM_SIZE,
+                  label: str | None = None, gap: float = 0.16, pad: float = 0.08,
+                  label_size: float = theme.SMALL_SIZE) -> VGroup:
+    """A vector as a column of numbers in brackets: (left, nums, right[, label above])."""
+    nums = VGroup(*[theme.text(e, size, color) for e in entries]).arrange(DOWN, buff=gap)
+    col = in_brackets(nums, color, pad=pad)
+    if label is not None:
+        col.add(theme.text(label, label_size, color).next_to(col, UP, buff=0.12))
+    return col
+
+
+def cell_frame(cells: Mobject, color: str, pad_x: float = 0.14, pad_y: float = 0.16
+               ) -> Rectangle:
+    """A frame around entries of a vector or matrix that stays inside its brackets."""
+    box = Rectangle(width=cells.width + pad_x, height=cells.height + pad_y, color=color,
+                    stroke_width=3)
+    return box.move_to(cells)
+
+
+def product_line(pairs: Sequence[tuple[str, str]], total: str, colors: tuple[str, str],
+                 size: float = theme.NUM_SIZE, total_color: str | None = None) -> VGroup:
+    """a₁×b₁ + a₂×b₂ + … = total: VGroup(term, +, term, …, =, total); each term (a, ×, b).
+
+    A negative second factor is written in parentheses, as a teacher writes it.
+    """
+    parts: list[Mobject] = []
+    for i, (a, b) in enumerate(pairs):
+        if i:
+            parts.append(theme.text("+", size, theme.MUTED))
+        b = f"({b})" if b.startswith("−") else b
+        parts.append(VGroup(theme.text(a, size, colors[0]), theme.text("×", size, theme.MUTED),
+                            theme.text(b, size, colors[1])).arrange(RIGHT, buff=0.08))
+    parts.append(theme.text("=", size, theme.MUTED))
+    parts.append(theme.text(total, size, total_color or colors[1], weight="BOLD"))
+    return VGroup(*parts).arrange(RIGHT, buff=0.18)
+
+
+# -- share bars and tables ----------------------------------------------------------------------
+def share_bar(share: float, label: str, max_len: float, color: str = theme.SHARE_COLOR,
+              height: float = 0.34, size: float = theme.SMALL_SIZE) -> VGroup:
+    """A horizontal bar of length share × max_len with its label to the right: (bar, label)."""
+    rect = Rectangle(width=max(share * max_len, 0.02), height=height)
+    rect.set_stroke(width=0).set_fill(color, 0.9)
+    return VGroup(rect, theme.text(label, size, theme.FG).next_to(rect, RIGHT, buff=0.12))
+
+
+def share_bars(names: Sequence[str], shares: Sequence[float], labels: Sequence[str],
+               color: str = theme.SHARE_COLOR, max_len: float = 5.0) -> VGroup:
+    """A bar chart: names right-aligned in a column, one bar and label each; rows (name, bar)."""
+    name_mobs = VGroup(*[theme.text(n, theme.SMALL_SIZE) for n in names])
+    name_mobs.arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
+    rows = VGroup()
+    for name, share, lab in zip(name_mobs, shares, labels, strict=True):
+        b = share_bar(share, lab, max_len, color).next_to(name, RIGHT, buff=0.25)
+        b.align_to(name_mobs.get_right() + RIGHT * 0.25, LEFT)
+        rows.add(VGroup(name, b))
+    return rows
+
+
+def swatch(color: str, label: str, height: float = 0.3) -> VGroup:
+    """A legend entry: a colour sample and its label."""
+    sq = Rectangle(width=0.3, height=height).set_stroke(width=0).set_fill(color, 0.9)
+    return VGroup(sq, theme.text(label, theme.SMALL_SIZE, color)).arrange(RIGHT, buff=0.12)
+
+
+def table_column(head: str, cells: Sequence[Mobject], color: str, top: float, row_h: float,
+                 head_size: float = theme.SMALL_SIZE, align_left: bool = False) -> VGroup:
+    """A table column: its heading at ``top`` and one cell per row below: (heading, cells)."""
+    header = theme.text(head, head_size, color).move_to(UP * top)
+    body = VGroup(*cells)
+    for i, cell in enumerate(cells):
+        cell.move_to(UP * (top - row_h * (i + 1.1)))
+        if align_left:
+            cell.align_to(header, LEFT)
+    return VGroup(header, body)
+
+
+# -- step labels --------------------------------------------------------------------------------
+class StepLabel:
+    """The current step's name at a fixed spot; :meth:`swap` cross-fades to the next one
+    (text never morphs into other text)."""
+
+    def __init__(self, left: float, y: float, size: float = theme.BODY_SIZE,
+                 weight: str = "NORMAL", y_is_top: bool = True) -> None:
+        """Labels start at x = ``left``; ``y`` is their top (or their middle)."""
+        self.left, self.y, self.size, self.weight = left, y, size, weight
+        self.y_is_top = y_is_top
+        self.mob: Mobject | None = None
+
+    def make(self, s: str) -> Mobject:
+        """The label for ``s``, now the current one (not yet shown)."""
+        label = theme.text(s, self.size, theme.ACCENT, weight=self.weight)
+        y = self.y - label.height / 2 if self.y_is_top else self.y
+        label.move_to([self.left + label.width / 2, y, 0])
+        self.mob = label
+        return label
+
+    def swap(self, s: str) -> list[Animation]:
+        old = self.mob
+        new = self.make(s)
+        anims: list[Animation] = [FadeIn(new, shift=0.15 * UP)]
+        if old is not None:
+            anims.insert(0, FadeOut(old, shift=0.15 * UP))
+        return anims
+
+
+# -- placement ----------------------------------------------------------------------------------
+def keep_inside_x(m: Mobject) -> Mobject:
+    """Shift ``m`` sideways so it stays inside the side margins."""
+    lim = theme.FRAME_W / 2 - theme.MARGIN
+    if m.get_right()[0] > lim:
+        m.shift(LEFT * (m.get_right()[0] - lim))
+    if m.get_left()[0] < -lim:
+        m.shift(RIGHT * (-lim - m.get_left()[0]))
+    return m
+
+
+# -- animations ---------------------------------------------------------------------------------
+def land(scene: Scene, src: Mobject, target: Mobject, run_time: float) -> None:
+    """A copy of ``src`` (the same text) moves onto ``target``, which then shows in its place.
+
+    ``target`` may be off stage, or on stage but hidden (opacity 0): either way it ends
+    shown. A move, never a morph of one text into another.
+    """
+    moving = src.copy()
+    scene.play(Transform(moving, target.copy().set_opacity(1)), run_time=run_time)
+    scene.remove(moving)
+    if target in scene.mobjects or any(target in m.get_family() for m in scene.mobjects):
+        target.set_opacity(1)
+    else:
+        scene.add(target.set_opacity(1))
+
+
+def regroup(scene: Scene, group: Mobject) -> None:
+    """Replace the top-level pieces of ``group`` on stage by ``group`` itself, so it can be
+    moved or faded as one."""
+    family = {id(m) for m in group.get_family()}
+    for m in list(scene.mobjects):
+        if id(m) in family:
+            scene.remove(m)
+    scene.add(group)
+
+
+def swap(scene: Scene, old: Mobject, new: Mobject, *others: Animation, run_time: float
+         ) -> Mobject:
+    """Replace caption ``old`` by ``new``: out, then in (never a glyph morph)."""
+    scene.play(FadeOut(old, shift=0.15 * UP), run_time=run_time / 2)
+    scene.play(FadeIn(new, shift=0.15 * UP), *others, run_time=run_time / 2)
+    return new
