@@ -148,6 +148,10 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         f[f"fb.v_has.{i}"] = {lang: _quoted([vfeats[lang][j] for j in has], lang,
                                             "什么也没有" if lang == "zh" else "nothing")
                               for lang in vfeats}
+    for i, row in enumerate(fb.K):  # a key's tags: the features it has
+        f[f"fb.tags.{i}"] = {lang: _quoted([feats[lang][j] for j in range(len(row)) if row[j] > 0],
+                                           lang, "没有标签" if lang == "zh" else "no tags")
+                             for lang in feats}
     f["fb.low_token"] = {lang: t[derived.fill_low] for lang, t in fb.tokens.items()}
     f["fb.low_note"] = claim(
         float(derived.fill_scores[derived.fill_low]) < 0,

@@ -83,10 +83,26 @@ def _example_values() -> tuple[set[str], list[float]]:
 EXAMPLE_STRINGS, EXAMPLE_FLOATS = _example_values()
 
 
+def _style_arguments(tree: ast.AST) -> set[int]:
+    """ids of the constants passed as keyword arguments (``buff=0.14``, ``width=0.62``):
+    sizes and gaps of the drawing, never a value of the example, which is passed to
+    ``num``/``pct``/``text`` positionally or typed into a list or an expression."""
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword):
+            v = node.value
+            if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub):
+                v = v.operand
+            if isinstance(v, ast.Constant):
+                ids.add(id(v))
+    return ids
+
+
 def _offending(tree: ast.AST) -> list[str]:
     found = []
+    style = _style_arguments(tree)
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Constant):
+        if not isinstance(node, ast.Constant) or id(node) in style:
             continue
         v = node.value
         if isinstance(v, str):
@@ -111,5 +127,10 @@ def test_the_check_catches_a_typed_number():
     typed = numfmt.percent(float(weight), "zh").display
     assert _offending(ast.parse(f"label = {typed!r}"))
     assert round(float(weight), 2) != float(weight)
-    assert _offending(ast.parse(f"share = {round(float(weight), 2)!r}"))
+    typed_share = round(float(weight), 2)
+    assert _offending(ast.parse(f"share = {typed_share!r}"))
+    assert _offending(ast.parse(f"label = self.pct({typed_share!r})"))
+    assert _offending(ast.parse(f"bar = share_bar({typed_share!r}, label, 3.0)"))
     assert not _offending(ast.parse("buff = 0.25"))
+    # the same digits as a gap or a size passed by keyword are drawing, not data
+    assert not _offending(ast.parse(f"row.arrange(RIGHT, buff={typed_share!r})"))

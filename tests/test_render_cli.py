@@ -85,7 +85,7 @@ def _bad_numbers(tmp_path: Path, old: str, new: str) -> Path:
          "worked_example.tokens.en"),
         ("shift = 3", 'shift = "three"', "fill_blank.shift"),
         # e^x of these scores is shown: overflowing (or absurd) values are refused
-        ("K = [[1, 0], [0, 1], [1, 1]]", "K = [[0, 2000], [0, 1], [1, 1]]",
+        ("K = [[0, 1], [1, 0], [1, 2]]", "K = [[0, 2000], [1, 0], [1, 2]]",
          "worked_example.K"),
         ("query = [1, 1, 0]", "query = [60, 1, 0]", "fill_blank.K"),
     ],
@@ -242,7 +242,7 @@ def test_a_layout_problem_fails_the_render_unless_accepted(tmp_path):
     text = DEFAULT_NUMBERS.read_text("utf-8")
     old = ('tokens = { zh = ["猫", "追", "球"], en = ["cat", "chases", "ball"] }\n'
            "query = 1        # index of the token whose new representation is computed\n"
-           "Q = [[1, 0], [0, 1], [1, 1]]\nK = [[1, 0], [0, 1], [1, 1]]\n"
+           "Q = [[1, 0], [0, 1], [1, 1]]\nK = [[0, 1], [1, 0], [1, 2]]\n"
            "V = [[1, 2], [3, 0], [0, 1]]\n")
     assert old in text
     rows = "[[1, 0], [0, 1], [1, 1], [1, 0], [0, 1], [1, 1], [1, 0]]"

@@ -9,9 +9,9 @@ from qkv_math import attention, derive, load_numbers, shift_normalize, softmax
 
 
 def test_worked_example_by_hand() -> None:
-    # Query token "追" (index 1): q = [0, 1]; keys [1, 0], [0, 1], [1, 1].
-    scores = [0 * 1 + 1 * 0, 0 * 0 + 1 * 1, 0 * 1 + 1 * 1]
-    assert scores == [0, 1, 1]
+    # Query token "追" (index 1): q = [0, 1]; keys [0, 1], [1, 0], [1, 2] (Q and K differ).
+    scores = [0 * 0 + 1 * 1, 0 * 1 + 1 * 0, 0 * 1 + 1 * 2]
+    assert scores == [1, 0, 2]
     scaled = [s / math.sqrt(2) for s in scores]
     exps = [math.exp(s) for s in scaled]
     weights = [e / sum(exps) for e in exps]
@@ -24,9 +24,9 @@ def test_worked_example_by_hand() -> None:
     assert got.scaled == pytest.approx(scaled)
     assert got.weights == pytest.approx(weights)
     assert got.output == pytest.approx(output)
-    # Spot values, so a wrong formula above cannot hide: e^(1/√2) ≈ 2.0281.
-    assert got.weights == pytest.approx([0.197776, 0.401112, 0.401112], abs=1e-6)
-    assert got.output == pytest.approx([1.401112, 0.796664], abs=1e-6)
+    # Spot values, so a wrong formula above cannot hide: e^(1/√2) ≈ 2.0281, e^√2 ≈ 4.1133.
+    assert got.weights == pytest.approx([0.283995, 0.140029, 0.575975], abs=1e-6)
+    assert got.output == pytest.approx([0.704083, 1.143966], abs=1e-6)
 
 
 def test_fill_blank_and_projections_by_hand() -> None:

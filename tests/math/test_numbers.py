@@ -48,8 +48,9 @@ def test_default_file_loads() -> None:
     assert we.Q.dtype == float and we.Q.tolist() == [[1, 0], [0, 1], [1, 1]]
     assert we.V.tolist() == [[1, 2], [3, 0], [0, 1]]
     assert fb.tokens["en"] == ("France", "Beijing", "grew up", "I")
-    assert fb.features["zh"] == ("和语言有关", "从小生活的地方", "是一个动作")
-    assert fb.value_features["en"] == ("French", "Chinese", "action")
+    assert we.K.tolist() == [[0, 1], [1, 0], [1, 2]]  # Q and K differ
+    assert fb.features["zh"] == ("地名", "我长大的地方", "动作")
+    assert fb.value_features["en"] == ("French", "Chinese", "growing up")
     assert fb.query.tolist() == [1, 1, 0]
     assert fb.K.shape == (4, 3) and fb.V.shape == (4, 3)
     assert fb.shift == 3.0 and fb.d_model == 64
@@ -69,8 +70,8 @@ def test_round_trip_changed_values(tmp_path: Path) -> None:
     text = sub("V = [[1, 2], [3, 0], [0, 1]]", "V = [[2, 0], [0, 2], [4, 4]]")(DEFAULT_TEXT)
     text = sub("query = 1 ", "query = 2 ")(text)
     d = derive(load_numbers(write(tmp_path, text)))
-    # query token "球": q = [1, 1]; scores [1, 1, 2] / √2
-    exps = [math.exp(s / math.sqrt(2)) for s in (1, 1, 2)]
+    # query token "球": q = [1, 1]; keys [0, 1], [1, 0], [1, 2]: scores [1, 1, 3] / √2
+    exps = [math.exp(s / math.sqrt(2)) for s in (1, 1, 3)]
     w = [e / sum(exps) for e in exps]
     assert d.worked.weights == pytest.approx(w)
     assert d.worked.output == pytest.approx([2 * w[0] + 4 * w[2], 2 * w[1] + 4 * w[2]])
@@ -90,7 +91,7 @@ BAD = [
     ("empty-matrix", sub("V = [[1, 2], [3, 0], [0, 1]]", "V = []"), "worked_example.V"),
     (
         "qk-columns",
-        sub("K = [[1, 0], [0, 1], [1, 1]]", "K = [[1, 0, 0], [0, 1, 0], [1, 1, 0]]"),
+        sub("K = [[0, 1], [1, 0], [1, 2]]", "K = [[1, 0, 0], [0, 1, 0], [1, 1, 0]]"),
         "worked_example.K",
     ),
     ("v-rows", sub("V = [[1, 2], [3, 0], [0, 1]]", "V = [[1, 2], [3, 0]]"), "worked_example.V"),
@@ -149,7 +150,7 @@ BAD = [
     ),
     (
         "missing-en",
-        sub(', en = ["about a language", "childhood home", "an action"]', ""),
+        sub(', en = ["a place name", "where I grew up", "an action"]', ""),
         "fill_blank.features.en",
     ),
     (
@@ -231,7 +232,7 @@ def test_messages_name_the_problem(tmp_path: Path) -> None:
         sub("query = 1 ", "query = 1.5 "): "whole number",
         sub("x = [1, 0, 1]", "x = [true, 0, 1]"): "boolean",
         sub("[-2, -1, 0]]", "[-inf, -1, 0]]"): "finite",
-        sub(', en = ["about a language", "childhood home", "an action"]', ""): '"en"',
+        sub(', en = ["a place name", "where I grew up", "an action"]', ""): '"en"',
     }
     for edit, words in cases.items():
         with pytest.raises(NumbersError, match=re.escape(words)):

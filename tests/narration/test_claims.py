@@ -100,6 +100,9 @@ CASES = [
     Case("fb.shared.0",  # France's key matches the query on the first two features
          sub("K = [[1, 1, 0]", "K = [[1, 0, 1]"),
          lambda n: list((n.fill_blank.query * n.fill_blank.K[0] > 0).nonzero()[0]) == [0, 1]),
+    Case("fb.tags.0",  # France's key is tagged with the second feature ("where I grew up")
+         sub("K = [[1, 1, 0]", "K = [[1, 0, 0]"),
+         lambda n: n.fill_blank.K[0][1] > 0),
     Case("fb.v_has.0",  # France's value holds only the first value feature
          sub("V = [[1, 0, 0]", "V = [[0, 1, 0]"),
          lambda n: list(n.fill_blank.V[0].nonzero()[0]) == [0]),
