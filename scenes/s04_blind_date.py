@@ -122,7 +122,9 @@ class BlindDateScene(NarratedScene):
                       run_time=b.rt(0.15, 0.8))
             b.until("watched")
             # your checklist (as an icon) goes to each badge; then theirs come to yours
-            looks = [self._mini_checklist().move_to(checklist) for _ in guests]
+            # they leave from a column beside it, never over its words or over each other
+            looks = [self._mini_checklist().scale(0.45).next_to(checklist, RIGHT, buff=0.12)
+                     .shift(UP * 0.36 * (i - (n - 1) / 2)) for i in range(n)]
             self.play(*[m.animate.move_to(g.badge).scale(0.6).set_opacity(0)
                         for m, g in zip(looks, guests, strict=True)],
                       pulse(checklist, 1.06), run_time=min(b.rt(0.2, 1.0), b.time_to("others")))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from manim import (
     DOWN,
     LEFT,
@@ -43,15 +45,31 @@ def glyphs(t: Text, source: str, word: str) -> VGroup:
     return VGroup(*t.submobjects[i:i + len(word)])
 
 
+class Table(SimpleNamespace):
+    """The scene's table: its pieces (heads, q and k cells, names, scores) and where the
+    columns (xs, widths, gap, total) and rows (y_head, y_q, y_rows, y_prod, y_note) sit.
+
+    A namespace, not a dataclass: scene files are loaded outside ``sys.modules``.
+    """
+
+
 class DotProductScene(NarratedScene):
     scene_id = "dot_product"
 
     def narrate(self) -> None:
         fb = self.numbers.fill_blank
-        tokens = fb.tokens[self.lang]
-        scores = self.derived.fill_scores
-        n, dims = fb.K.shape
+        self.n, self.dims = fb.K.shape
+        self._intro()
+        t = self.t = self._table()
+        self._features(t)
+        self._keys(t)
+        self._one_dot(t)
+        self._all_scores(t)
+        self._matching(t)
+        self._negative(t)
 
+    # -- the beats ------------------------------------------------------------------------------
+    def _intro(self) -> None:
         with self.beat("intro") as b:
             self.title_card(b)
             sentence = self.s("sentence")
@@ -61,8 +79,8 @@ class DotProductScene(NarratedScene):
             blank.shift(RIGHT * 0.2)  # a clear gap between the last word and the blank's box
             theme.fit(sent, theme.CONTENT_W - 1.6).move_to(UP * 0.4)
             tags, words = VGroup(), VGroup()
-            for t in tokens:
-                g = glyphs(sent, sentence, t)
+            for tok in self.numbers.fill_blank.tokens[self.lang]:
+                g = glyphs(sent, sentence, tok)
                 words.add(g)
                 tags.add(theme.text("k", theme.SMALL_SIZE, theme.K_COLOR).next_to(g, DOWN, 0.2))
             blank.set_color(theme.Q_COLOR)
@@ -76,188 +94,196 @@ class DotProductScene(NarratedScene):
             self.play(*[FadeIn(tg, shift=0.1 * UP) for tg in tags],
                       words.animate.set_color(theme.K_COLOR), run_time=b.rt(0.08, 0.8))
             self.play(*[Indicate(tg, color=theme.K_COLOR) for tg in tags], run_time=b.rt(0.08, 1.0))
+            self.intro = VGroup(sent, box, q_tag, tags)
 
-        # the table: word | features... | score; the query row on top, keys below
-        head_word = theme.text(self.s("word"), HEAD, theme.MUTED)
-        feat_heads = [theme.text(f, HEAD, theme.FG) for f in self.items("features")]
-        head_score = theme.text(self.s("score"), HEAD, theme.MUTED)
-        q_name = theme.text(self.s("blank_q"), HEAD, theme.Q_COLOR)
-        q_cells = [theme.text(self.num(v), NUM, theme.Q_COLOR) for v in fb.query]
-        names = [theme.row_text(t, NAME) for t in tokens]
-        k_cells = [[theme.text(self.num(v), NUM, theme.K_COLOR) for v in row]
-                   for row in fb.K]
-        score_cells = [theme.text(self.num(s), NUM, theme.FG, weight="BOLD")
-                       for s in scores]
-        columns = [[head_word, q_name, *names]]
-        columns += [[feat_heads[j], q_cells[j], *[k_cells[i][j] for i in range(n)]]
-                    for j in range(dims)]
-        columns.append([head_score, *score_cells])
-        widths = [max(m.width for m in col) for col in columns]
-        gap = min(COL_GAP, (theme.CONTENT_W - 0.4 - sum(widths)) / (len(widths) - 1))
-        total = sum(widths) + gap * (len(widths) - 1)
-        xs, x = [], -total / 2
-        for w in widths:
-            xs.append(x + w / 2)
-            x += w + gap
-        y_head = theme.CONTENT_TOP - 0.35
-        y_q = y_head - 0.7
-        y_rows = [y_q - 0.85 - ROW_H * i for i in range(n)]
-        y_prod = y_rows[-1] - 0.8
-        y_note = y_prod - 0.5
-        for c, col in enumerate(columns[:-1]):
-            col[0].move_to(RIGHT * xs[c] + UP * y_head)
-            col[1].move_to(RIGHT * xs[c] + UP * y_q)
-            for i in range(n):
-                col[2 + i].move_to(RIGHT * xs[c] + UP * y_rows[i])
-        head_score.move_to(RIGHT * xs[-1] + UP * y_head)
-        for i in range(n):
-            score_cells[i].move_to(RIGHT * xs[-1] + UP * y_rows[i])
-        q_name.align_to(RIGHT * (xs[0] + widths[0] / 2), RIGHT)
-        for m in (head_word, *names):
-            m.align_to(RIGHT * (xs[0] + widths[0] / 2), RIGHT)
-        sep = Line(LEFT * (total / 2) + UP * (y_q - 0.4), RIGHT * (total / 2) + UP * (y_q - 0.4),
-                   color=theme.MUTED, stroke_width=2)
-        k_rows = [VGroup(names[i], *k_cells[i]) for i in range(n)]
-
+    def _features(self, t: Table) -> None:
         q_has = self.derived.fill_query_has
         with self.beat("features") as b:
-            self.play(FadeOut(VGroup(sent, box, q_tag, tags)), run_time=b.rt(0.05, 0.4))
-            self.play(FadeIn(VGroup(head_word, q_name, *names), shift=0.1 * DOWN),
+            self.play(FadeOut(self.intro), run_time=b.rt(0.05, 0.4))
+            self.play(FadeIn(VGroup(t.head_word, t.q_name, *t.names), shift=0.1 * DOWN),
                       run_time=b.rt(0.05, 0.5))
-            for j, mark in enumerate(FEATURE_MARKS[:dims]):
+            for j, mark in enumerate(FEATURE_MARKS[:self.dims]):
                 b.until(mark)
-                self.play(FadeIn(feat_heads[j], shift=0.1 * DOWN), run_time=b.rt(0.05, 0.5))
-            if dims > len(FEATURE_MARKS):
-                self.play(FadeIn(VGroup(*feat_heads[len(FEATURE_MARKS):])),
+                self.play(FadeIn(t.feat_heads[j], shift=0.1 * DOWN), run_time=b.rt(0.05, 0.5))
+            if self.dims > len(FEATURE_MARKS):
+                self.play(FadeIn(VGroup(*t.feat_heads[len(FEATURE_MARKS):])),
                           run_time=b.rt(0.05, 0.5))
             b.until("q")
-            self.play(FadeIn(VGroup(*q_cells), shift=0.1 * DOWN), Create(sep),
+            self.play(FadeIn(VGroup(*t.q_cells), shift=0.1 * DOWN), Create(t.sep),
                       run_time=b.rt(0.06, 0.6))
             b.until("wants")
-            wanted = VGroup(*[SurroundingRectangle(VGroup(feat_heads[j], q_cells[j]),
+            wanted = VGroup(*[SurroundingRectangle(VGroup(t.feat_heads[j], t.q_cells[j]),
                                                    color=theme.Q_COLOR, buff=0.1) for j in q_has])
-            self.play(Create(wanted), *[feat_heads[j].animate.set_color(theme.Q_COLOR)
+            self.play(Create(wanted), *[t.feat_heads[j].animate.set_color(theme.Q_COLOR)
                                         for j in q_has], run_time=b.rt(0.08, 0.8))
+            self.wanted = wanted
 
+    def _keys(self, t: Table) -> None:
+        q_has = self.derived.fill_query_has
         with self.beat("keys") as b:
-            self.play(FadeOut(wanted), *[feat_heads[j].animate.set_color(theme.FG) for j in q_has],
-                      FadeIn(VGroup(*k_cells[0]), shift=0.1 * DOWN), run_time=b.rt(0.08, 0.6))
-            self.play(Indicate(VGroup(*k_cells[0]), color=theme.K_COLOR), run_time=b.rt(0.1, 0.9))
+            self.play(FadeOut(self.wanted),
+                      *[t.feat_heads[j].animate.set_color(theme.FG) for j in q_has],
+                      FadeIn(VGroup(*t.k_cells[0]), shift=0.1 * DOWN), run_time=b.rt(0.08, 0.6))
+            self.play(Indicate(VGroup(*t.k_cells[0]), color=theme.K_COLOR),
+                      run_time=b.rt(0.1, 0.9))
             b.until("rest")
-            for row in k_cells[1:]:
+            for row in t.k_cells[1:]:
                 self.play(FadeIn(VGroup(*row), shift=0.1 * DOWN), run_time=b.rt(0.06, 0.5))
 
-        def factor(x: float) -> str:
-            """A second factor as written after ×: negatives in parentheses."""
-            return f"({self.num(x)})" if x < 0 else self.num(x)
-
-        def products(i: int) -> VGroup:
-            """Under each feature column: q_j×k_ij, with + between and = score at the end."""
-            terms = VGroup()
-            for j in range(dims):
-                term = VGroup(theme.text(self.num(fb.query[j]), NUM, theme.Q_COLOR),
-                              theme.text("×", NUM, theme.MUTED),
-                              theme.text(factor(fb.K[i][j]), NUM, theme.K_COLOR)
-                              ).arrange(RIGHT, buff=0.08)
-                terms.add(term.move_to(RIGHT * xs[1 + j] + UP * y_prod))
-            pluses = VGroup(*[
-                theme.text("+", NUM, theme.MUTED)
-                .move_to(RIGHT * (xs[1 + j] + xs[2 + j]) / 2 + UP * y_prod)
-                for j in range(dims - 1)])
-            eq = theme.text("=", NUM, theme.MUTED)
-            eq.move_to(RIGHT * (xs[dims] + widths[dims] / 2 + gap / 2) + UP * y_prod)
-            total_m = theme.text(self.num(scores[i]), NUM, theme.FG, weight="BOLD")
-            total_m.move_to(RIGHT * xs[-1] + UP * y_prod)
-            return VGroup(terms, pluses, eq, total_m)
-
-        def row_box(i: int) -> Mobject:
-            return SurroundingRectangle(VGroup(*k_cells[i]), color=theme.K_COLOR, buff=0.15)
-
+    def _one_dot(self, t: Table) -> None:
         with self.beat("one_dot") as b:
-            q_box = SurroundingRectangle(VGroup(*q_cells), color=theme.Q_COLOR, buff=0.15)
-            k_box = row_box(0)
-            self.play(Create(q_box), Create(k_box), run_time=b.rt(0.06, 0.6))
-            prod = products(0)
-            rule = theme.text(self.s("dot_rule"), theme.SMALL_SIZE, theme.MUTED)
-            rule.move_to(UP * y_note)
-            self.play(FadeIn(rule), run_time=b.rt(0.04, 0.4))
-            for j in range(dims):
+            self.q_box = SurroundingRectangle(VGroup(*t.q_cells), color=theme.Q_COLOR, buff=0.15)
+            self.k_box = self._row_box(t, 0)
+            self.play(Create(self.q_box), Create(self.k_box), run_time=b.rt(0.06, 0.6))
+            prod = self.prod = self._products(t, 0)
+            self.rule = theme.text(self.s("dot_rule"), theme.SMALL_SIZE, theme.MUTED)
+            self.rule.move_to(UP * t.y_note)
+            self.play(FadeIn(self.rule), run_time=b.rt(0.04, 0.4))
+            for j in range(self.dims):
                 if j < len(PRODUCT_MARKS):
                     b.until(PRODUCT_MARKS[j])
                 anims = [FadeIn(prod[0][j], shift=0.15 * DOWN),
-                         Indicate(q_cells[j], color=theme.Q_COLOR),
-                         Indicate(k_cells[0][j], color=theme.K_COLOR)]
+                         Indicate(t.q_cells[j], color=theme.Q_COLOR),
+                         Indicate(t.k_cells[0][j], color=theme.K_COLOR)]
                 if j:
                     anims.append(FadeIn(prod[1][j - 1]))
                 self.play(*anims, run_time=b.rt(0.06, 0.6))
             b.until("sum")
             self.play(FadeIn(prod[2]), FadeIn(prod[3]), run_time=b.rt(0.05, 0.4))
-            widgets.land(self, prod[3], score_cells[0], b.rt(0.06, 0.6))
-            self.add(head_score)
+            widgets.land(self, prod[3], t.score_cells[0], b.rt(0.06, 0.6))
+            self.add(t.head_score)
             b.until("name")
-            name = theme.text(self.s("dot_name"), theme.BODY_SIZE, theme.ACCENT, weight="BOLD")
-            name.next_to(rule, LEFT, buff=0.4)
-            self.play(FadeIn(name, shift=0.1 * RIGHT), rule.animate.set_color(theme.ACCENT),
-                      run_time=b.rt(0.08, 0.7))
+            self.name = theme.text(self.s("dot_name"), theme.BODY_SIZE, theme.ACCENT,
+                                   weight="BOLD")
+            self.name.next_to(self.rule, LEFT, buff=0.4)
+            self.play(FadeIn(self.name, shift=0.1 * RIGHT),
+                      self.rule.animate.set_color(theme.ACCENT), run_time=b.rt(0.08, 0.7))
 
+    def _all_scores(self, t: Table) -> None:
         with self.beat("all_scores") as b:
-            for i in range(1, n):
-                new = products(i)
+            for i in range(1, self.n):
+                new = self._products(t, i)
                 if i - 1 < len(ROW_MARKS):
                     b.until(ROW_MARKS[i - 1], lead=0.6)
                 # the old products leave before the new ones come (no cross-fade of texts)
-                self.play(k_box.animate.become(row_box(i)), FadeOut(prod),
+                self.play(self.k_box.animate.become(self._row_box(t, i)), FadeOut(self.prod),
                           run_time=b.rt(0.03, 0.25))
                 self.play(FadeIn(new), run_time=b.rt(0.03, 0.25))
-                prod = new
-                widgets.land(self, prod[3], score_cells[i], b.rt(0.04, 0.4))
+                self.prod = new
+                widgets.land(self, new[3], t.score_cells[i], b.rt(0.04, 0.4))
             b.until("one")
-            self.play(Indicate(VGroup(*score_cells), color=theme.FG, scale_factor=1.1),
+            self.play(Indicate(VGroup(*t.score_cells), color=theme.FG, scale_factor=1.1),
                       run_time=b.rt(0.08, 0.8))
 
+    def _matching(self, t: Table) -> None:
         with self.beat("matching") as b:
-            note = theme.text(self.s("match"), theme.BODY_SIZE, theme.GOOD).move_to(UP * y_prod)
-            self.play(FadeOut(VGroup(prod, rule, name, q_box, k_box)), FadeIn(note),
-                      run_time=b.rt(0.06, 0.6))
+            self.note = theme.text(self.s("match"), theme.BODY_SIZE, theme.GOOD)
+            self.note.move_to(UP * t.y_prod)
+            self.play(FadeOut(VGroup(self.prod, self.rule, self.name, self.q_box, self.k_box)),
+                      FadeIn(self.note), run_time=b.rt(0.06, 0.6))
             shared = self.derived.fill_shared
-            hit_q = VGroup(*[SurroundingRectangle(q_cells[j], color=theme.GOOD, buff=0.08)
-                             for j in sorted({j for row in shared for j in row})])
-            self.play(Create(hit_q), run_time=b.rt(0.06, 0.6))
-            hits = VGroup()
-            for i, mark in enumerate(MATCH_MARKS[:n]):
+            self.hit_q = VGroup(*[SurroundingRectangle(t.q_cells[j], color=theme.GOOD, buff=0.08)
+                                  for j in sorted({j for row in shared for j in row})])
+            self.play(Create(self.hit_q), run_time=b.rt(0.06, 0.6))
+            self.hits = VGroup()
+            for i, mark in enumerate(MATCH_MARKS[:self.n]):
                 b.until(mark)
-                row_hits = VGroup(*[SurroundingRectangle(k_cells[i][j], color=theme.GOOD,
+                row_hits = VGroup(*[SurroundingRectangle(t.k_cells[i][j], color=theme.GOOD,
                                                          buff=0.08) for j in shared[i]])
-                hits.add(row_hits)
-                anims = [Indicate(score_cells[i], color=theme.GOOD, scale_factor=1.3)]
+                self.hits.add(row_hits)
+                anims = [Indicate(t.score_cells[i], color=theme.GOOD, scale_factor=1.3)]
                 if len(row_hits):
                     anims.append(Create(row_hits))
                 else:
-                    anims.append(Indicate(k_rows[i], color=theme.MUTED))
+                    anims.append(Indicate(VGroup(t.names[i], *t.k_cells[i]), color=theme.MUTED))
                 self.play(*anims, run_time=b.rt(0.08, 0.8))
 
+    def _negative(self, t: Table) -> None:
+        fb, low = self.numbers.fill_blank, self.derived.fill_low
+        against_j = [j for j in range(self.dims) if fb.query[j] * fb.K[low][j] < 0]
         with self.beat("negative") as b:
-            low = self.derived.fill_low
-            against = VGroup(*[
-                SurroundingRectangle(k_cells[low][j], color=theme.ACCENT, buff=0.08)
-                for j in range(dims) if fb.query[j] * fb.K[low][j] < 0])
+            against = VGroup(*[SurroundingRectangle(t.k_cells[low][j], color=theme.ACCENT,
+                                                    buff=0.08) for j in against_j])
             note2 = theme.text(self.s("negative"), theme.BODY_SIZE, theme.ACCENT)
-            note2.move_to(note)
-            self.play(FadeOut(hits), FadeOut(hit_q), FadeOut(note), FadeIn(note2),
-                      run_time=b.rt(0.06, 0.6))
+            note2.move_to(self.note)
+            self.play(FadeOut(self.hits), FadeOut(self.hit_q), FadeOut(self.note),
+                      FadeIn(note2), run_time=b.rt(0.06, 0.6))
             if len(against):
                 self.play(Create(against), run_time=b.rt(0.06, 0.7))
             b.until("low")
-            self.play(Indicate(score_cells[low], color=theme.ACCENT, scale_factor=1.4),
-                      Indicate(names[low], color=theme.ACCENT), run_time=b.rt(0.1, 1.0))
+            self.play(Indicate(t.score_cells[low], color=theme.ACCENT, scale_factor=1.4),
+                      Indicate(t.names[low], color=theme.ACCENT), run_time=b.rt(0.1, 1.0))
             b.until("why")
-            wanted = [j for j in range(dims) if fb.query[j] * fb.K[low][j] < 0]
-            self.play(*[Indicate(q_cells[j], color=theme.Q_COLOR) for j in wanted],
-                      *[Indicate(k_cells[low][j], color=theme.K_COLOR) for j in wanted],
+            self.play(*[Indicate(t.q_cells[j], color=theme.Q_COLOR) for j in against_j],
+                      *[Indicate(t.k_cells[low][j], color=theme.K_COLOR) for j in against_j],
                       run_time=b.rt(0.1, 1.0))
             b.until("next")
-            nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT).move_to(note)
-            score_box = SurroundingRectangle(VGroup(head_score, *score_cells), color=theme.ACCENT,
-                                             buff=0.18)
+            nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT).move_to(self.note)
+            score_box = SurroundingRectangle(VGroup(t.head_score, *t.score_cells),
+                                             color=theme.ACCENT, buff=0.18)
             self.play(FadeOut(note2), FadeOut(against), FadeIn(nxt), Create(score_box),
                       run_time=b.rt(0.08, 0.8))
+
+    # -- the table ------------------------------------------------------------------------------
+    def _table(self) -> Table:
+        """word | features... | score; the query row on top, the keys below, laid out once."""
+        fb, n, dims = self.numbers.fill_blank, self.n, self.dims
+        t = Table(
+            head_word=theme.text(self.s("word"), HEAD, theme.MUTED),
+            feat_heads=[theme.text(f, HEAD, theme.FG) for f in self.items("features")],
+            head_score=theme.text(self.s("score"), HEAD, theme.MUTED),
+            q_name=theme.text(self.s("blank_q"), HEAD, theme.Q_COLOR),
+            q_cells=[theme.text(self.num(v), NUM, theme.Q_COLOR) for v in fb.query],
+            names=[theme.row_text(tok, NAME) for tok in fb.tokens[self.lang]],
+            k_cells=[[theme.text(self.num(v), NUM, theme.K_COLOR) for v in row] for row in fb.K],
+            score_cells=[theme.text(self.num(s), NUM, theme.FG, weight="BOLD")
+                         for s in self.derived.fill_scores],
+            xs=[])
+        columns = [[t.head_word, t.q_name, *t.names]]
+        columns += [[t.feat_heads[j], t.q_cells[j], *[t.k_cells[i][j] for i in range(n)]]
+                    for j in range(dims)]
+        columns.append([t.head_score, *t.score_cells])
+        t.widths = [max(m.width for m in col) for col in columns]
+        t.gap = min(COL_GAP, (theme.CONTENT_W - 0.4 - sum(t.widths)) / (len(t.widths) - 1))
+        t.total = sum(t.widths) + t.gap * (len(t.widths) - 1)
+        x = -t.total / 2
+        for w in t.widths:
+            t.xs.append(x + w / 2)
+            x += w + t.gap
+        t.y_head = theme.CONTENT_TOP - 0.35
+        t.y_q = t.y_head - 0.7
+        t.y_rows = [t.y_q - 0.85 - ROW_H * i for i in range(n)]
+        t.y_prod = t.y_rows[-1] - 0.8
+        t.y_note = t.y_prod - 0.5
+        for c, col in enumerate(columns):
+            for m, y in zip(col, [t.y_head, *([] if c == len(columns) - 1 else [t.y_q]),
+                                  *t.y_rows], strict=True):
+                m.move_to(RIGHT * t.xs[c] + UP * y)
+        for m in (t.head_word, t.q_name, *t.names):
+            m.align_to(RIGHT * (t.xs[0] + t.widths[0] / 2), RIGHT)
+        t.sep = Line(LEFT * (t.total / 2) + UP * (t.y_q - 0.4),
+                     RIGHT * (t.total / 2) + UP * (t.y_q - 0.4), color=theme.MUTED,
+                     stroke_width=2)
+        return t
+
+    def _products(self, t: Table, i: int) -> VGroup:
+        """Under each feature column: q_j×k_ij, with + between and = score at the end."""
+        fb, dims = self.numbers.fill_blank, self.dims
+        line = widgets.product_line([(self.num(a), self.num(k)) for a, k in
+                                     zip(fb.query, fb.K[i], strict=True)],
+                                    self.num(self.derived.fill_scores[i]),
+                                    (theme.Q_COLOR, theme.K_COLOR), NUM, theme.FG)
+        terms = VGroup(*[line[2 * j] for j in range(dims)])
+        pluses = VGroup(*[line[2 * j + 1] for j in range(dims - 1)])
+        eq, total = line[-2], line[-1]
+        for j, term in enumerate(terms):
+            term.move_to(RIGHT * t.xs[1 + j] + UP * t.y_prod)
+        for j, plus in enumerate(pluses):
+            plus.move_to(RIGHT * (t.xs[1 + j] + t.xs[2 + j]) / 2 + UP * t.y_prod)
+        eq.move_to(RIGHT * (t.xs[dims] + t.widths[dims] / 2 + t.gap / 2) + UP * t.y_prod)
+        total.move_to(RIGHT * t.xs[-1] + UP * t.y_prod)
+        return VGroup(terms, pluses, eq, total)
+
+    @staticmethod
+    def _row_box(t: Table, i: int) -> Mobject:
+        return SurroundingRectangle(VGroup(*t.k_cells[i]), color=theme.K_COLOR, buff=0.15)

@@ -31,99 +31,100 @@ from scenes.base import BeatClock, NarratedScene
 
 ROW_H = 0.68
 BAR_LEN = 6.0  # length of a 100% bar; one scale for every bar so the shares compare
+Y_CAP = theme.CONTENT_TOP - 0.2  # the caption saying what this step does
+Y_HEAD = theme.CONTENT_TOP - 0.85  # column headings; the word rows below
+X_NAME, X_SCORE = -5.0, -3.55
+X_EXP = X_SCORE + 1.6
+
+
+def _grow(bar: VGroup) -> list[Animation]:
+    """A share bar grows from its left end; its label slides in."""
+    return [GrowFromEdge(bar[0], LEFT), FadeIn(bar[1], shift=0.2 * RIGHT)]
 
 
 class SoftmaxScene(NarratedScene):
     scene_id = "softmax"
 
     def narrate(self) -> None:
-        fb = self.numbers.fill_blank
-        d = self.derived
-        tokens = fb.tokens[self.lang]
-        scores = d.fill_scores
-        n = len(tokens)
-        top = d.fill_order[0]
+        fb, d = self.numbers.fill_blank, self.derived
+        self.tokens, self.scores = fb.tokens[self.lang], d.fill_scores
+        self.n, self.top = len(self.tokens), d.fill_order[0]
+        self.y_rows = [Y_HEAD - 0.6 - ROW_H * i for i in range(self.n)]
+        self.y_low = self.y_rows[-1] - 0.85
+        self._intro()
+        self._naive()
+        self._which_constant()
+        self._flattened()
+        self._exp()
+        self._divide()
+        self._formula()
 
-        y_cap = theme.CONTENT_TOP - 0.2
-        y_head = theme.CONTENT_TOP - 0.85
-        y_rows = [y_head - 0.6 - ROW_H * i for i in range(n)]
-        y_low = y_rows[-1] - 0.85
-        x_name, x_score = -5.0, -3.55
-
-        def column(head: str, cells: Sequence[str], x: float, color: str,
-                   head_color: str = theme.MUTED) -> VGroup:
-            h = theme.text(head, theme.SMALL_SIZE, head_color).move_to(RIGHT * x + UP * y_head)
-            body = VGroup(*[theme.text(c, theme.NUM_SIZE, color).move_to(RIGHT * x + UP * y)
-                            for c, y in zip(cells, y_rows, strict=True)])
-            return VGroup(h, body)
-
-        def bar_col(head: str, shares: Sequence[float], x0: float, color: str) -> VGroup:
-            h = theme.text(head, theme.SMALL_SIZE, color)
-            h.move_to(UP * y_head).align_to(RIGHT * x0, LEFT)
-            body = VGroup()
-            for s, y in zip(shares, y_rows, strict=True):
-                bar = widgets.share_bar(float(s), self.pct(s), BAR_LEN, color)
-                bar.align_to(RIGHT * x0, LEFT).set_y(y)
-                body.add(bar)
-            return VGroup(h, body)
-
-        def caption(s: str, color: str = theme.FG) -> Mobject:
-            return theme.text(s, theme.BODY_SIZE, color).move_to(UP * y_cap)
-
-        def grow(bar: VGroup) -> list[Animation]:
-            return [GrowFromEdge(bar[0], LEFT), FadeIn(bar[1], shift=0.2 * RIGHT)]
-
+    # -- the beats ------------------------------------------------------------------------------
+    def _intro(self) -> None:
+        n, y_rows = self.n, self.y_rows
         with self.beat("intro") as b:
             self.title_card(b)
-            names = VGroup(*[theme.row_text(t, theme.BODY_SIZE).move_to(UP * y)
-                             for t, y in zip(tokens, y_rows, strict=True)])
-            for m in names:
-                m.align_to(RIGHT * (x_name + 0.6), RIGHT)
+            self.names = VGroup(*[theme.row_text(t, theme.BODY_SIZE).move_to(UP * y)
+                                  for t, y in zip(self.tokens, y_rows, strict=True)])
+            for m in self.names:
+                m.align_to(RIGHT * (X_NAME + 0.6), RIGHT)
             word_head = theme.text(self.s("word"), theme.SMALL_SIZE, theme.MUTED)
-            word_head.move_to(UP * y_head).align_to(names, RIGHT)
-            score_col = column(self.s("score"), [self.num(s) for s in scores], x_score, theme.FG)
+            word_head.move_to(UP * Y_HEAD).align_to(self.names, RIGHT)
+            self.score_col = self._column(self.s("score"), [self.num(s) for s in self.scores],
+                                          X_SCORE, theme.FG)
+            score_col = self.score_col
             self._reveal(b, "s", [
-                lambda i: [FadeIn(names[i]), FadeIn(score_col[1][i], shift=0.15 * RIGHT)]
+                lambda i: [FadeIn(self.names[i]), FadeIn(score_col[1][i], shift=0.15 * RIGHT)]
                 + ([FadeIn(word_head), FadeIn(score_col[0])] if i == 0 else [])
                 for _ in range(n)])
             b.until("goal")
-            cap = caption(self.s("goal"), theme.ACCENT)
-            slots = VGroup(*[
+            self.cap = self._caption(self.s("goal"), theme.ACCENT)
+            self.slots = VGroup(*[
                 Rectangle(width=BAR_LEN / n, height=0.34).set_stroke(theme.MUTED, 2)
-                .move_to(RIGHT * (x_score + 1.3 + BAR_LEN / (2 * n)) + UP * y)
+                .move_to(RIGHT * (X_SCORE + 1.3 + BAR_LEN / (2 * n)) + UP * y)
                 for y in y_rows])
-            self.play(theme.reveal(cap), run_time=b.rt(0.12, 1.0))
-            self.play(Create(slots), run_time=b.rt(0.08, 0.8))
+            self.play(theme.reveal(self.cap), run_time=b.rt(0.12, 1.0))
+            self.play(Create(self.slots), run_time=b.rt(0.08, 0.8))
             b.until("sum")
-            brace = Brace(slots, RIGHT, color=theme.ACCENT)
-            whole = theme.text(self.pct(1.0), theme.SMALL_SIZE, theme.ACCENT)
-            whole.next_to(brace, RIGHT, buff=0.12)
-            self.play(FadeIn(brace), FadeIn(whole), run_time=b.rt(0.08, 0.6))
+            self.brace = Brace(self.slots, RIGHT, color=theme.ACCENT)
+            self.whole = theme.text(self.pct(1.0), theme.SMALL_SIZE, theme.ACCENT)
+            self.whole.next_to(self.brace, RIGHT, buff=0.12)
+            self.play(FadeIn(self.brace), FadeIn(self.whole), run_time=b.rt(0.08, 0.6))
 
+    def _naive(self) -> None:
+        fb, d = self.numbers.fill_blank, self.derived
         with self.beat("naive") as b:
             b.until("plus")
-            x_plus = x_score + 1.1
-            plus_col = column(self.s("plus"), [self.num(s + fb.shift) for s in scores],
-                              x_plus, theme.ACCENT, theme.ACCENT)
-            cap = widgets.swap(self, cap, caption(self.s("naive"), theme.ACCENT),
-                             FadeOut(VGroup(slots, brace, whole)), run_time=b.rt(0.06, 0.6))
-            self._copy_into(score_col[1], plus_col, b.rt(0.1, 1.0))
-            naive_bars = bar_col(self.s("share"), d.fill_shifted, x_plus + 0.7, theme.ACCENT)
-            self.play(FadeIn(naive_bars[0]), run_time=b.rt(0.05, 0.5))
-            self._reveal(b, "n", [lambda i: grow(naive_bars[1][i]) for _ in range(n)])
+            x_plus = X_SCORE + 1.1
+            self.plus_col = self._column(self.s("plus"),
+                                         [self.num(s + fb.shift) for s in self.scores],
+                                         x_plus, theme.ACCENT, theme.ACCENT)
+            self.cap = widgets.swap(self, self.cap, self._caption(self.s("naive"), theme.ACCENT),
+                                    FadeOut(VGroup(self.slots, self.brace, self.whole)),
+                                    run_time=b.rt(0.06, 0.6))
+            self._copy_into(self.score_col[1], self.plus_col, b.rt(0.1, 1.0))
+            self.naive_bars = self._bar_col(self.s("share"), d.fill_shifted, x_plus + 0.7,
+                                            theme.ACCENT)
+            self.play(FadeIn(self.naive_bars[0]), run_time=b.rt(0.05, 0.5))
+            self._reveal(b, "n", [lambda i: _grow(self.naive_bars[1][i])
+                                  for _ in range(self.n)])
 
+    def _which_constant(self) -> None:
+        d, n = self.derived, self.n
         with self.beat("which_constant") as b:
             b.until("alt")
-            x_alt = naive_bars.get_right()[0] + 0.75
-            alt_col = column(self.s("plus_alt"), [self.num(s + d.shift_alt) for s in scores],
-                             x_alt, theme.MUTED, theme.MUTED)
-            alt_bars = bar_col(self.s("share"), d.fill_shifted_alt, x_alt + 0.7, theme.MUTED)
-            self._copy_into(score_col[1], alt_col, b.rt(0.1, 0.8))
+            x_alt = self.naive_bars.get_right()[0] + 0.75
+            alt_col = self._column(self.s("plus_alt"),
+                                   [self.num(s + d.shift_alt) for s in self.scores],
+                                   x_alt, theme.MUTED, theme.MUTED)
+            alt_bars = self._bar_col(self.s("share"), d.fill_shifted_alt, x_alt + 0.7,
+                                     theme.MUTED)
+            self._copy_into(self.score_col[1], alt_col, b.rt(0.1, 0.8))
             b.until("alt_shares")
-            self.play(FadeIn(alt_bars[0]), *[a for bar in alt_bars[1] for a in grow(bar)],
+            self.play(FadeIn(alt_bars[0]), *[a for bar in alt_bars[1] for a in _grow(bar)],
                       run_time=b.rt(0.12, 1.0))
             kept = set(d.shift_alt_unchanged)
-            pairs = [VGroup(naive_bars[1][i][1], alt_bars[1][i][1]) for i in range(n)]
+            pairs = [VGroup(self.naive_bars[1][i][1], alt_bars[1][i][1]) for i in range(n)]
             moved = [Indicate(pairs[i], color=theme.V_COLOR) for i in range(n) if i not in kept]
             if moved:
                 self.play(*moved, run_time=b.rt(0.1, 1.0))
@@ -131,20 +132,22 @@ class SoftmaxScene(NarratedScene):
                             for i in sorted(kept) for lab in pairs[i]])
             if kept:
                 self.play(Create(same), run_time=b.rt(0.08, 0.6))
+            self.alt = VGroup(same, alt_col, alt_bars)
             b.until("prob_a")
-            p1 = theme.text(self.s("problem1"), theme.BODY_SIZE, theme.V_COLOR)
-            p1.move_to(UP * y_low)
-            self.play(FadeIn(p1, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
+            self.p1 = theme.text(self.s("problem1"), theme.BODY_SIZE, theme.V_COLOR)
+            self.p1.move_to(UP * self.y_low)
+            self.play(FadeIn(self.p1, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
 
+    def _flattened(self) -> None:
+        top, y_rows = self.top, self.y_rows
         with self.beat("flattened") as b:
             b.until("prob_b")
             p2 = theme.text(self.s("problem2"), theme.BODY_SIZE, theme.V_COLOR)
-            p2.next_to(p1, DOWN, buff=0.25)
-            self.play(FadeIn(p2, shift=0.1 * UP), FadeOut(VGroup(same, alt_col, alt_bars)),
-                      run_time=b.rt(0.1, 0.6))
+            p2.next_to(self.p1, DOWN, buff=0.25)
+            self.play(FadeIn(p2, shift=0.1 * UP), FadeOut(self.alt), run_time=b.rt(0.1, 0.6))
             b.until("top")
-            x_half = naive_bars[1][top][0].get_left()[0] + BAR_LEN / 2
-            row = VGroup(names[top], Line(RIGHT * x_half, RIGHT * (x_half + 1.0)))
+            x_half = self.naive_bars[1][top][0].get_left()[0] + BAR_LEN / 2
+            row = VGroup(self.names[top], Line(RIGHT * x_half, RIGHT * (x_half + 1.0)))
             box = Rectangle(width=row.width + 0.4, height=ROW_H * 0.9)
             box.set_stroke(theme.V_COLOR, 2).set_fill(theme.V_COLOR, 0.12)
             box.move_to(RIGHT * row.get_center()[0] + UP * y_rows[top])
@@ -157,34 +160,37 @@ class SoftmaxScene(NarratedScene):
                               color=theme.FG, stroke_width=2)
             half_lab = theme.text(self.s("half"), theme.SMALL_SIZE, theme.FG)
             half_lab.next_to(RIGHT * x_half + UP * y_rows[-1], RIGHT, buff=0.12)
-            label = naive_bars[1][top][1]
+            label = self.naive_bars[1][top][1]
             self.play(Create(half), FadeIn(half_lab),
                       label.animate.next_to(RIGHT * x_half + UP * y_rows[top], RIGHT, buff=0.12)
                       .set_color(theme.V_COLOR),
                       run_time=b.rt(0.12, 0.8))
+            self.naive = VGroup(self.plus_col, self.naive_bars, self.p1, p2, box, half, half_lab)
 
+    def _exp(self) -> None:
+        d, n, y_rows = self.derived, self.n, self.y_rows
         with self.beat("exp") as b:
-            gone = VGroup(plus_col, naive_bars, p1, p2, box, half, half_lab)
-            self.play(FadeOut(gone), run_time=b.rt(0.06, 0.6))
+            self.play(FadeOut(self.naive), run_time=b.rt(0.06, 0.6))
             b.until("exp")
-            x_exp = x_score + 1.6
-            exp_col = column(self.s("exp_head"), [self.num(v) for v in d.fill_exp], x_exp,
-                             theme.FG, theme.SHARE_COLOR)
-            cap = widgets.swap(self, cap, caption(self.s("exp_title"), theme.SHARE_COLOR),
-                             FadeIn(exp_col[0]), run_time=b.rt(0.06, 0.6))
+            self.exp_col = exp_col = self._column(
+                self.s("exp_head"), [self.num(v) for v in d.fill_exp], X_EXP, theme.FG,
+                theme.SHARE_COLOR)
+            self.cap = widgets.swap(self, self.cap,
+                                    self._caption(self.s("exp_title"), theme.SHARE_COLOR),
+                                    FadeIn(exp_col[0]), run_time=b.rt(0.06, 0.6))
             self._reveal(b, "e", [
-                lambda i: [Indicate(score_col[1][i], color=theme.SHARE_COLOR),
+                lambda i: [Indicate(self.score_col[1][i], color=theme.SHARE_COLOR),
                            FadeIn(exp_col[1][i], shift=0.4 * RIGHT)]
                 for _ in range(n)])
             b.until("pos")
-            pos = theme.text(self.s("always_pos"), theme.SMALL_SIZE, theme.GOOD)
-            pos.next_to(exp_col[1], DOWN, buff=0.3)
-            self.play(FadeIn(pos), Indicate(exp_col[1], color=theme.GOOD),
+            self.pos = theme.text(self.s("always_pos"), theme.SMALL_SIZE, theme.GOOD)
+            self.pos.next_to(exp_col[1], DOWN, buff=0.3)
+            self.play(FadeIn(self.pos), Indicate(exp_col[1], color=theme.GOOD),
                       run_time=b.rt(0.08, 0.8))
-            steps = VGroup()
+            self.steps = VGroup()
             x_arc = exp_col.get_right()[0] + 0.15
             for i in range(n - 1):
-                if scores[i] - scores[i + 1] != 1:
+                if self.scores[i] - self.scores[i + 1] != 1:
                     continue
                 arc = ArcBetweenPoints(RIGHT * x_arc + UP * (y_rows[i + 1] + 0.06),
                                        RIGHT * x_arc + UP * (y_rows[i] - 0.06), angle=2.2,
@@ -192,20 +198,24 @@ class SoftmaxScene(NarratedScene):
                 arc.add_tip(tip_length=0.14, tip_width=0.14)
                 lab = theme.text(self.s("times_e"), theme.SMALL_SIZE, theme.SHARE_COLOR)
                 lab.next_to(arc, RIGHT, buff=0.1)
-                steps.add(VGroup(arc, lab))
+                self.steps.add(VGroup(arc, lab))
             b.until("times_e")
-            for st in steps:
+            for st in self.steps:
                 self.play(Create(st[0]), FadeIn(st[1]), run_time=b.rt(0.06, 0.7))
 
+    def _divide(self) -> None:
+        d, y_rows, exp_col = self.derived, self.y_rows, self.exp_col
         with self.beat("divide") as b:
             b.until("total")
             rule = Line(LEFT * 0.6, RIGHT * 0.6, color=theme.MUTED, stroke_width=2)
-            rule.move_to(RIGHT * x_exp + UP * (y_rows[-1] - 0.4))
+            rule.move_to(RIGHT * X_EXP + UP * (y_rows[-1] - 0.4))
             total = theme.text(self.num(d.fill_exp_total, 2), theme.NUM_SIZE, theme.SHARE_COLOR)
-            total.move_to(RIGHT * x_exp + UP * (y_rows[-1] - 0.8))
+            total.move_to(RIGHT * X_EXP + UP * (y_rows[-1] - 0.8))
             total_lab = theme.text(self.s("total"), theme.SMALL_SIZE, theme.MUTED)
-            total_lab.move_to(RIGHT * x_score + UP * total.get_y())
-            self.play(FadeOut(pos), Create(rule), FadeIn(total_lab), run_time=b.rt(0.05, 0.4))
+            total_lab.move_to(RIGHT * X_SCORE + UP * total.get_y())
+            self.total = VGroup(rule, total, total_lab)
+            self.play(FadeOut(self.pos), Create(rule), FadeIn(total_lab),
+                      run_time=b.rt(0.05, 0.4))
             self.play(*[FadeOut(c.copy(), target_position=total) for c in exp_col[1]],
                       FadeIn(total), run_time=b.rt(0.08, 0.8))
             b.until("div")
@@ -214,10 +224,13 @@ class SoftmaxScene(NarratedScene):
                 theme.text(self.s("divide_by"), theme.SMALL_SIZE, theme.MUTED)
                 .move_to(UP * y).align_to(RIGHT * x_div, LEFT) for y in y_rows])
             x_bar = divs.get_right()[0] + 0.4
-            sm_bars = bar_col(self.s("weight"), d.fill_weights, x_bar, theme.SHARE_COLOR)
-            cap = widgets.swap(self, cap, caption(self.s("divide"), theme.SHARE_COLOR),
-                               FadeOut(steps), FadeIn(sm_bars[0]),
-                               Indicate(total, color=theme.SHARE_COLOR), run_time=b.rt(0.06, 0.6))
+            self.sm_bars = sm_bars = self._bar_col(self.s("weight"), d.fill_weights, x_bar,
+                                                   theme.SHARE_COLOR)
+            self.cap = widgets.swap(self, self.cap,
+                                    self._caption(self.s("divide"), theme.SHARE_COLOR),
+                                    FadeOut(self.steps), FadeIn(sm_bars[0]),
+                                    Indicate(total, color=theme.SHARE_COLOR),
+                                    run_time=b.rt(0.06, 0.6))
             ghosts = VGroup()
             for s, bar in zip(d.fill_shifted, sm_bars[1], strict=True):
                 if s > 0:
@@ -227,31 +240,55 @@ class SoftmaxScene(NarratedScene):
                     end = max(bar[0].get_right()[0], r.get_right()[0])
                     bar[1].next_to(RIGHT * end + UP * bar[0].get_y(), RIGHT, buff=0.12)
             self._reveal(b, "w", [
-                lambda i: [FadeIn(divs[i], shift=0.15 * RIGHT), *grow(sm_bars[1][i])]
-                for _ in range(n)])
+                lambda i: [FadeIn(divs[i], shift=0.15 * RIGHT), *_grow(sm_bars[1][i])]
+                for _ in range(self.n)])
             b.until("ghost")
-            legend = theme.text(self.s("naive_ghost"), theme.SMALL_SIZE, theme.MUTED)
-            legend.move_to(UP * y_low).align_to(sm_bars, LEFT)
-            self.play(Create(ghosts), FadeIn(legend), run_time=b.rt(0.1, 1.0))
-            self.play(Indicate(sm_bars[1][top], color=theme.SHARE_COLOR, scale_factor=1.15),
+            self.legend = theme.text(self.s("naive_ghost"), theme.SMALL_SIZE, theme.MUTED)
+            self.legend.move_to(UP * self.y_low).align_to(sm_bars, LEFT)
+            self.play(Create(ghosts), FadeIn(self.legend), run_time=b.rt(0.1, 1.0))
+            self.play(Indicate(sm_bars[1][self.top], color=theme.SHARE_COLOR, scale_factor=1.15),
                       run_time=b.rt(0.08, 1.0))
 
+    def _formula(self) -> None:
         with self.beat("formula") as b:
             f = theme.formula(r'"softmax"(x_i) = e^(x_i) / (sum_j e^(x_j))', 36, theme.FG)
             frame = theme.panel(f.width + 0.8, f.height + 0.45, theme.SHARE_COLOR)
-            formula = VGroup(frame, f.move_to(frame))
+            formula = widgets.boxed(f, frame)
             formula.move_to(UP * (theme.CONTENT_BOTTOM + formula.height / 2 + 0.05))
-            formula.align_to(RIGHT * (x_name - 0.6), LEFT)
+            formula.align_to(RIGHT * (X_NAME - 0.6), LEFT)
             b.until("formula")
-            self.play(FadeOut(legend), FadeOut(VGroup(rule, total, total_lab)),
-                      run_time=b.rt(0.05, 0.4))
+            self.play(FadeOut(self.legend), FadeOut(self.total), run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(frame), theme.reveal(f), run_time=b.rt(0.15, 1.5))
-            self.play(Indicate(VGroup(exp_col[1], sm_bars[1]), color=theme.SHARE_COLOR,
+            self.play(Indicate(VGroup(self.exp_col[1], self.sm_bars[1]), color=theme.SHARE_COLOR,
                                scale_factor=1.05), run_time=b.rt(0.1, 1.0))
             b.until("sqrt")
             note = theme.text(self.s("next_note"), theme.BODY_SIZE, theme.ACCENT)
             note.next_to(formula, RIGHT, buff=0.6)
             self.play(FadeIn(note, shift=0.2 * LEFT), run_time=b.rt(0.08, 0.8))
+
+    # -- pieces ---------------------------------------------------------------------------------
+    def _column(self, head: str, cells: Sequence[str], x: float, color: str,
+                head_color: str = theme.MUTED) -> VGroup:
+        """A table column at x: its heading and one number per word row."""
+        h = theme.text(head, theme.SMALL_SIZE, head_color).move_to(RIGHT * x + UP * Y_HEAD)
+        body = VGroup(*[theme.text(c, theme.NUM_SIZE, color).move_to(RIGHT * x + UP * y)
+                        for c, y in zip(cells, self.y_rows, strict=True)])
+        return VGroup(h, body)
+
+    def _bar_col(self, head: str, shares: Sequence[float], x0: float, color: str) -> VGroup:
+        """A column of share bars starting at x0, one per word row."""
+        h = theme.text(head, theme.SMALL_SIZE, color)
+        h.move_to(UP * Y_HEAD).align_to(RIGHT * x0, LEFT)
+        body = VGroup()
+        for s, y in zip(shares, self.y_rows, strict=True):
+            bar = widgets.share_bar(float(s), self.pct(s), BAR_LEN, color)
+            bar.align_to(RIGHT * x0, LEFT).set_y(y)
+            body.add(bar)
+        return VGroup(h, body)
+
+    @staticmethod
+    def _caption(s: str, color: str = theme.FG) -> Mobject:
+        return theme.text(s, theme.BODY_SIZE, color).move_to(UP * Y_CAP)
 
     def _reveal(self, b: BeatClock, prefix: str,
                 steps: Sequence[Callable[[int], list[Animation]]], cap: float = 0.5) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from types import SimpleNamespace
 
 import numpy as np
 from manim import (
@@ -56,8 +57,21 @@ class ScalingScene(NarratedScene):
         amp = self.derived.amplified_rows
         tokens = self.numbers.fill_blank.tokens[self.lang]
 
+        ctx = SimpleNamespace(amp=amp, rows=rows, tokens=tokens)
+        self._intro(ctx)
+        self._grow(ctx)
+        self._spread(ctx)
+        self._peaked(ctx)
+        self._learning(ctx)
+        self._scaled(ctx)
+        self._amplify(ctx)
+        self._toy(ctx)
+        self._knob_beat(ctx)
+
+    # -- the beats ------------------------------------------------------------------------------
+    def _intro(self, ctx: SimpleNamespace) -> None:
         with self.beat("intro") as b:
-            header = self.title_card(b)
+            self.header = self.title_card(b)
             score = _chip(self.s("score"), theme.FG)
             soft = _chip(self.s("softmax"), theme.FG)
             VGroup(score, soft).arrange(RIGHT, buff=2.2).move_to(theme.CONTENT_CENTER)
@@ -80,8 +94,10 @@ class ScalingScene(NarratedScene):
             self.play(FadeIn(d_is, shift=0.1 * UP), Indicate(scale, color=theme.ACCENT),
                       run_time=b.rt(0.12, 0.8))
 
+    def _grow(self, ctx: SimpleNamespace) -> None:
+        rows = ctx.rows
         with self.beat("grow") as b:
-            self.clear_content(b, keep=(header,))
+            self.clear_content(b, keep=(self.header,))
             dot = theme.formula(
                 "{{ q : q0 }} dot {{ k : k0 }} = {{ q_1 k_1 + q_2 k_2 + dots.c + q_d k_d : sum }}",
                 size=44,
@@ -102,58 +118,68 @@ class ScalingScene(NarratedScene):
                       run_time=b.rt(0.08, 0.6))
             self.play(GrowFromEdge(curves[3], DOWN), FadeIn(curves[4]), run_time=b.rt(0.15, 1.2))
 
+    def _spread(self, ctx: SimpleNamespace) -> None:
+        rows = ctx.rows
         with self.beat("spread") as b:
-            self.clear_content(b, keep=(header,))
-            table = self._table(rows)
-            self.play(FadeIn(table["setup"]), FadeIn(table["heads"]), FadeIn(table["d"]),
-                      FadeIn(table["legend_raw"]), run_time=b.rt(0.08, 0.6))
+            self.clear_content(b, keep=(self.header,))
+            self.table = tb = self._table(rows)
+            self.play(FadeIn(tb["setup"]), FadeIn(tb["heads"]), FadeIn(tb["d"]),
+                      FadeIn(tb["legend_raw"]), run_time=b.rt(0.08, 0.6))
             b.until("da")
-            self.play(GrowFromEdge(table["spread_raw"][0], LEFT), run_time=b.rt(0.06, 0.5))
-            self.play(*[GrowFromEdge(m, LEFT) for m in table["spread_raw"][1:-1]],
+            self.play(GrowFromEdge(tb["spread_raw"][0], LEFT), run_time=b.rt(0.06, 0.5))
+            self.play(*[GrowFromEdge(m, LEFT) for m in tb["spread_raw"][1:-1]],
                       run_time=b.rt(0.1, 1.0))
             b.until("dd")
-            self.play(GrowFromEdge(table["spread_raw"][-1], LEFT), run_time=b.rt(0.06, 0.5))
+            self.play(GrowFromEdge(tb["spread_raw"][-1], LEFT), run_time=b.rt(0.06, 0.5))
             b.until("root")
-            self.play(FadeIn(table["sqrt_head"]),
-                      *[FadeIn(m, shift=0.15 * LEFT) for m in table["sqrt"]],
-                      Indicate(table["spread_raw"][-1], color=RAW), run_time=b.rt(0.1, 0.8))
+            self.play(FadeIn(tb["sqrt_head"]),
+                      *[FadeIn(m, shift=0.15 * LEFT) for m in tb["sqrt"]],
+                      Indicate(tb["spread_raw"][-1], color=RAW), run_time=b.rt(0.1, 0.8))
             b.until("grows")
-            self.play(*[Indicate(m, color=theme.FG, scale_factor=1.15) for m in table["sqrt"]],
+            self.play(*[Indicate(m, color=theme.FG, scale_factor=1.15) for m in tb["sqrt"]],
                       run_time=b.rt(0.1, 1.0))
 
+    def _peaked(self, ctx: SimpleNamespace) -> None:
+        tb = self.table
         with self.beat("peaked") as b:
-            self.play(Indicate(table["heads"][2], color=RAW), run_time=b.rt(0.1, 0.8))
+            self.play(Indicate(tb["heads"][2], color=RAW), run_time=b.rt(0.1, 0.8))
             b.until("ta")
-            self.play(GrowFromEdge(table["top_raw"][0], LEFT), run_time=b.rt(0.06, 0.5))
-            self.play(*[GrowFromEdge(m, LEFT) for m in table["top_raw"][1:-1]],
+            self.play(GrowFromEdge(tb["top_raw"][0], LEFT), run_time=b.rt(0.06, 0.5))
+            self.play(*[GrowFromEdge(m, LEFT) for m in tb["top_raw"][1:-1]],
                       run_time=b.rt(0.1, 1.0))
             b.until("td")
-            self.play(GrowFromEdge(table["top_raw"][-1], LEFT), run_time=b.rt(0.06, 0.5))
-            box = SurroundingRectangle(table["top_raw"][-1], color=theme.V_COLOR, buff=0.08)
-            self.play(Create(box), run_time=b.rt(0.08, 0.5))
+            self.play(GrowFromEdge(tb["top_raw"][-1], LEFT), run_time=b.rt(0.06, 0.5))
+            self.box = SurroundingRectangle(tb["top_raw"][-1], color=theme.V_COLOR, buff=0.08)
+            self.play(Create(self.box), run_time=b.rt(0.08, 0.5))
 
+    def _learning(self, ctx: SimpleNamespace) -> None:
         with self.beat("learning") as b:
-            plot = self._flat_plot()
+            self.plot = pl = self._flat_plot()
             b.until("flat")
-            self.play(FadeIn(plot["axes"]), Create(plot["curve"]), run_time=b.rt(0.12, 0.8))
-            self.play(FadeIn(plot["flat"]), FadeIn(plot["dot"]), FadeIn(plot["caption"][0]),
+            self.play(FadeIn(pl["axes"]), Create(pl["curve"]), run_time=b.rt(0.12, 0.8))
+            self.play(FadeIn(pl["flat"]), FadeIn(pl["dot"]), FadeIn(pl["caption"][0]),
                       run_time=b.rt(0.08, 0.5))
-            self.play(plot["dot"].animate.move_to(plot["dot_to"]), run_time=b.rt(0.12, 0.8))
-            self.play(FadeIn(plot["caption"][1]), run_time=b.rt(0.08, 0.5))
+            self.play(pl["dot"].animate.move_to(pl["dot_to"]), run_time=b.rt(0.12, 0.8))
+            self.play(FadeIn(pl["caption"][1]), run_time=b.rt(0.08, 0.5))
 
+    def _scaled(self, ctx: SimpleNamespace) -> None:
+        tb = self.table
+        pl = self.plot
         with self.beat("scaled") as b:
             b.until("ss")
-            self.play(FadeOut(plot["all"]), FadeOut(box), FadeIn(table["legend_scaled"]),
+            self.play(FadeOut(pl["all"]), FadeOut(self.box), FadeIn(tb["legend_scaled"]),
                       run_time=b.rt(0.06, 0.4))
-            self.play(*[GrowFromEdge(m, LEFT) for m in table["spread_scaled"]],
+            self.play(*[GrowFromEdge(m, LEFT) for m in tb["spread_scaled"]],
                       run_time=b.rt(0.12, 1.0))
             b.until("ts")
-            self.play(*[GrowFromEdge(m, LEFT) for m in table["top_scaled"]],
+            self.play(*[GrowFromEdge(m, LEFT) for m in tb["top_scaled"]],
                       run_time=b.rt(0.1, 0.8))
-            self.play(Indicate(table["top_scaled"][-1], color=SCALED), run_time=b.rt(0.1, 0.8))
+            self.play(Indicate(tb["top_scaled"][-1], color=SCALED), run_time=b.rt(0.1, 0.8))
 
+    def _amplify(self, ctx: SimpleNamespace) -> None:
+        amp, tokens = ctx.amp, ctx.tokens
         with self.beat("amplify") as b:
-            self.clear_content(b, keep=(header,))
+            self.clear_content(b, keep=(self.header,))
             steps = [
                 (self._factor_label(r.factor),
                  self._amp_chart(tokens, r.weights_raw, RAW, self.s("amp_raw")),
@@ -176,18 +202,20 @@ class ScalingScene(NarratedScene):
             self.play(Indicate(left[1][0], color=RAW), run_time=b.rt(0.05, 0.6))
             b.until("kept")
             right = steps[-1][2]
-            box = SurroundingRectangle(right, color=SCALED, buff=0.15)
+            self.box = SurroundingRectangle(right, color=SCALED, buff=0.15)
             kept = theme.text(self.s("kept"), theme.SMALL_SIZE, SCALED)
-            kept.next_to(box, DOWN, buff=0.15)
+            kept.next_to(self.box, DOWN, buff=0.15)
             if kept.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
-                kept.align_to(box, RIGHT)
+                kept.align_to(self.box, RIGHT)
             self.play(left.animate.shift(-dx * RIGHT), FadeIn(right, shift=0.2 * LEFT),
                       run_time=b.rt(0.06, 0.7))
-            self.play(Create(box), FadeIn(kept), run_time=b.rt(0.08, 0.6))
+            self.play(Create(self.box), FadeIn(kept), run_time=b.rt(0.08, 0.6))
 
+    def _toy(self, ctx: SimpleNamespace) -> None:
+        tokens = ctx.tokens
         with self.beat("toy") as b:
             # The toy example's shares were never divided by √d: show both, say why.
-            self.clear_content(b, keep=(header,))
+            self.clear_content(b, keep=(self.header,))
             d = len(self.numbers.fill_blank.K[0])
             raw = self._amp_chart(tokens, self.derived.fill_weights, RAW, self.s("toy_raw"))
             scaled = self._amp_chart(tokens, self.derived.fill_weights_scaled, SCALED,
@@ -210,9 +238,10 @@ class ScalingScene(NarratedScene):
             b.until("keep")
             self.play(FadeOut(skipped), FadeIn(note, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
 
+    def _knob_beat(self, ctx: SimpleNamespace) -> None:
         with self.beat("knob") as b:
-            self.clear_content(b, keep=(header,))
-            knob = self._knob()
+            self.clear_content(b, keep=(self.header,))
+            knob = self._make_knob()
             knob["all"].move_to(LEFT * 3.6 + UP * 0.55)
             loud = theme.text(self.s("loud"), theme.BODY_SIZE, theme.MUTED)
             good = theme.text(self.s("right"), theme.BODY_SIZE, SCALED)
@@ -381,7 +410,7 @@ class ScalingScene(NarratedScene):
         head.next_to(chart, UP, buff=0.35).align_to(chart, LEFT)
         return VGroup(head, chart)
 
-    def _knob(self) -> dict:
+    def _make_knob(self) -> dict:
         radius = 1.3
         center = (0.0, 0.0, 0.0)
         dial = Circle(radius=radius * 0.7, color=theme.FG, stroke_width=3)

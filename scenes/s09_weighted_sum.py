@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from manim import (
     DOWN,
     LEFT,
@@ -51,12 +53,25 @@ class WeightedSumScene(NarratedScene):
         feat_y = top_y - 0.5
         row_y = [feat_y - 0.7 - i * ROW_H for i in range(n)]
 
+        ctx = SimpleNamespace(
+            d=d, fb=fb, feat_y=feat_y, features=features, n=n, out=out, row_y=row_y, tokens=tokens,
+            top_y=top_y, weights=weights)
+        self._intro(ctx)
+        self._values(ctx)
+        self._multiply(ctx)
+        self._sum(ctx)
+        self._why_not_top(ctx)
+
+    # -- the beats ------------------------------------------------------------------------------
+    def _intro(self, ctx: SimpleNamespace) -> None:
+        feat_y, row_y = ctx.feat_y, ctx.row_y
+        tokens, top_y, weights = ctx.tokens, ctx.top_y, ctx.weights
         with self.beat("intro") as b:
-            header = self.title_card(b)
-            names = VGroup(*[theme.row_text(t, theme.BODY_SIZE) for t in tokens])
-            for name, y in zip(names, row_y, strict=True):
+            self.header = self.title_card(b)
+            self.names = VGroup(*[theme.row_text(t, theme.BODY_SIZE) for t in tokens])
+            for name, y in zip(self.names, row_y, strict=True):
                 name.move_to([TOKEN_RIGHT - name.width / 2, y, 0])
-            self.play(FadeIn(names), run_time=b.rt(0.08, 0.5))
+            self.play(FadeIn(self.names), run_time=b.rt(0.08, 0.5))
             b.until("rule")
             rule = theme.formula("sum_i {{ w_i : w }} dot {{ V_i : v }}", 40, theme.FG)
             rule.select("w").set_color(theme.SHARE_COLOR)
@@ -66,44 +81,51 @@ class WeightedSumScene(NarratedScene):
             b.until("shares")
             w_head = theme.text(self.s("weight"), theme.SMALL_SIZE, theme.SHARE_COLOR)
             w_head.move_to([WEIGHT_X, feat_y, 0])
-            note = theme.text(self.s("not_scaled"), theme.SMALL_SIZE, theme.MUTED)
-            note.move_to([WEIGHT_X, top_y, 0])
-            w_cells = VGroup(*[
+            self.note = theme.text(self.s("not_scaled"), theme.SMALL_SIZE, theme.MUTED)
+            self.note.move_to([WEIGHT_X, top_y, 0])
+            self.w_cells = VGroup(*[
                 theme.text(self.pct(w), theme.NUM_SIZE, theme.SHARE_COLOR).move_to([WEIGHT_X, y, 0])
                 for w, y in zip(weights, row_y, strict=True)
             ])
-            self.play(FadeIn(w_head), *[FadeIn(c, shift=0.2 * RIGHT) for c in w_cells],
+            self.play(FadeIn(w_head), *[FadeIn(c, shift=0.2 * RIGHT) for c in self.w_cells],
                       run_time=b.rt(0.1, 0.8))
-            self.play(FadeIn(note), run_time=b.rt(0.06, 0.5))
+            self.play(FadeIn(self.note), run_time=b.rt(0.06, 0.5))
 
+    def _values(self, ctx: SimpleNamespace) -> None:
+        fb, feat_y, features = ctx.fb, ctx.feat_y, ctx.features
+        n, row_y, top_y = ctx.n, ctx.row_y, ctx.top_y
         with self.beat("values") as b:
             v_title = theme.text(self.s("v_title"), theme.SMALL_SIZE, theme.V_COLOR)
             v_title.move_to([V_X[1], top_y, 0])
-            gap = note.get_right()[0] - (v_title.get_left()[0] - 0.3)
+            gap = self.note.get_right()[0] - (v_title.get_left()[0] - 0.3)
             if gap > 0:  # keep the "not divided" note clear of the V title
-                note.shift(gap * LEFT)
+                self.note.shift(gap * LEFT)
             v_heads = VGroup(*[
                 theme.fit(theme.text(f, theme.SMALL_SIZE, theme.V_COLOR), CELL_W)
                 .move_to([x, feat_y, 0])
                 for f, x in zip(features, V_X, strict=True)
             ])
-            v_rows = VGroup()
+            self.v_rows = VGroup()
             for i, y in enumerate(row_y):
-                v_rows.add(VGroup(*[
+                self.v_rows.add(VGroup(*[
                     theme.text(self.num(v), theme.NUM_SIZE, theme.V_COLOR).move_to([x, y, 0])
                     for v, x in zip(fb.V[i], V_X, strict=True)
                 ]))
-            brackets = VGroup(*[widgets.brackets_around(r, theme.V_COLOR, pad=0.2) for r in v_rows])
+            brackets = VGroup(*[widgets.brackets_around(r, theme.V_COLOR, pad=0.2)
+                                for r in self.v_rows])
             self.play(FadeIn(v_title), FadeIn(v_heads), run_time=b.rt(0.08, 0.6))
             for i in range(n):
                 b.until("v" + "abcd"[i])
                 has = [j for j, v in enumerate(fb.V[i]) if v != 0]
-                anims = [FadeIn(VGroup(v_rows[i], brackets[i]), shift=0.1 * DOWN)]
+                anims = [FadeIn(VGroup(self.v_rows[i], brackets[i]), shift=0.1 * DOWN)]
                 if has:
-                    anims.append(Indicate(VGroup(names[i], *[v_heads[j] for j in has]),
+                    anims.append(Indicate(VGroup(self.names[i], *[v_heads[j] for j in has]),
                                           color=theme.V_COLOR))
                 self.play(*anims, run_time=b.rt(0.08, 0.7))
 
+    def _multiply(self, ctx: SimpleNamespace) -> None:
+        fb, feat_y, features = ctx.fb, ctx.feat_y, ctx.features
+        row_y, top_y, weights = ctx.row_y, ctx.top_y, ctx.weights
         with self.beat("multiply") as b:
             times = VGroup(*[theme.text("×", theme.NUM_SIZE, theme.MUTED).move_to([TIMES_X, y, 0])
                              for y in row_y])
@@ -111,24 +133,26 @@ class WeightedSumScene(NarratedScene):
                            for y in row_y])
             p_title = theme.text(self.s("product"), theme.SMALL_SIZE, theme.FG)
             p_title.move_to([P_X[1], top_y, 0])
-            p_heads = VGroup(*[
+            self.p_heads = VGroup(*[
                 theme.fit(theme.text(f, theme.SMALL_SIZE, theme.V_COLOR), CELL_W)
                 .move_to([x, feat_y, 0])
                 for f, x in zip(features, P_X, strict=True)
             ])
-            self.play(FadeIn(times), FadeIn(eqs), FadeIn(p_title), FadeIn(p_heads),
+            self.play(FadeIn(times), FadeIn(eqs), FadeIn(p_title), FadeIn(self.p_heads),
                       run_time=b.rt(0.08, 0.6))
-            products = VGroup()
+            self.products = VGroup()
             for i, y in enumerate(row_y):
                 cells = VGroup(*[self._cell(weights[i] * v, x, y, theme.V_COLOR)
                                  for v, x in zip(fb.V[i], P_X, strict=True)])
-                products.add(cells)
+                self.products.add(cells)
                 b.until("m" + "abcd"[i])
                 # the row's share and V light up, its products fade in: no glyph morph
-                self.play(Indicate(VGroup(w_cells[i], v_rows[i]), color=theme.FG,
+                self.play(Indicate(VGroup(self.w_cells[i], self.v_rows[i]), color=theme.FG,
                                    scale_factor=1.1),
                           FadeIn(cells, shift=0.3 * RIGHT), run_time=b.rt(0.08, 0.8))
 
+    def _sum(self, ctx: SimpleNamespace) -> None:
+        d, n, out, row_y = ctx.d, ctx.n, ctx.out, ctx.row_y
         with self.beat("sum") as b:
             sum_y = row_y[-1] - 0.9
             line = Line([P_X[0] - CELL_W / 2, row_y[-1] - 0.45, 0],
@@ -140,7 +164,7 @@ class WeightedSumScene(NarratedScene):
             b.until("sum")
             self.play(Write(line), FadeIn(total), run_time=b.rt(0.06, 0.5))
             for j in range(len(P_X)):  # column by column, as the voice reads them
-                column = VGroup(*[products[i][j] for i in range(n)])
+                column = VGroup(*[self.products[i][j] for i in range(n)])
                 self.play(Indicate(column, color=theme.GOOD, scale_factor=1.05),
                           FadeIn(sums[j], shift=0.3 * DOWN), run_time=b.rt(0.07, 0.8))
             result = theme.text(self.s("result"), theme.SMALL_SIZE, theme.GOOD)
@@ -151,9 +175,9 @@ class WeightedSumScene(NarratedScene):
             self.play(Create(box), FadeIn(result), run_time=b.rt(0.08, 0.6))
             b.until("mix")
             main = d.fill_output_main
-            self.play(Indicate(VGroup(sums[main], p_heads[main]), color=theme.GOOD),
+            self.play(Indicate(VGroup(sums[main], self.p_heads[main]), color=theme.GOOD),
                       run_time=b.rt(0.12, 1.0))
-            traces = [VGroup(sums[j], p_heads[j]) for j in d.fill_output_traces]
+            traces = [VGroup(sums[j], self.p_heads[j]) for j in d.fill_output_traces]
             if traces:
                 self.play(*[Indicate(t, color=theme.GOOD, scale_factor=1.1) for t in traces],
                           run_time=b.rt(0.1, 0.8))
@@ -164,8 +188,10 @@ class WeightedSumScene(NarratedScene):
                 onward.next_to(result, DOWN, buff=0.15).align_to(result, RIGHT)
             self.play(FadeIn(onward, shift=0.2 * RIGHT), run_time=b.rt(0.08, 0.6))
 
+    def _why_not_top(self, ctx: SimpleNamespace) -> None:
+        d, n, tokens, weights = ctx.d, ctx.n, ctx.tokens, ctx.weights
         with self.beat("why_not_top") as b:
-            self.clear_content(b, keep=(header,))
+            self.clear_content(b, keep=(self.header,))
             question = theme.text(self.s("question"), theme.BODY_SIZE + 4, theme.FG)
             theme.fit(question, theme.CONTENT_W)
             question.move_to(UP * (theme.CONTENT_TOP - 0.4))

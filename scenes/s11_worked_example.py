@@ -3,6 +3,8 @@ shown as the voice reads it."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from manim import (
     DOWN,
     LEFT,
@@ -43,53 +45,72 @@ class WorkedExampleScene(NarratedScene):
         exps, total = self.derived.worked_exp, self.derived.worked_exp_total
         others = [i for i in range(n) if i != qi]
 
+        ctx = SimpleNamespace(
+            att=att, exps=exps, n=n, others=others, qi=qi, tokens=tokens, total=total, we=we)
+        self._intro(ctx)
+        self._query(ctx)
+        self._scores(ctx)
+        self._scale(ctx)
+        self._softmax(ctx)
+        self._weights(ctx)
+        self._weighted_sum(ctx)
+        self._meaning(ctx)
+
+    # -- the beats ------------------------------------------------------------------------------
+    def _intro(self, ctx: SimpleNamespace) -> None:
+        att, exps, n, tokens, total, we = ctx.att, ctx.exps, ctx.n, ctx.tokens, ctx.total, ctx.we
         with self.beat("intro") as b:
             self.title_card(b)
-            table = self.table = self._build_table(tokens, we, att, exps, total)
+            self.table = self.table = self._build_table(tokens, we, att, exps, total)
             marks = ("ta", "tb", "tc")
             for i in range(n):
                 if i < len(marks):
                     b.until(marks[i])
-                first = [FadeIn(table[TOKEN][0])] if i == 0 else []
-                self.play(*first, FadeIn(table[TOKEN][1][i], shift=0.1 * RIGHT),
+                first = [FadeIn(self.table[TOKEN][0])] if i == 0 else []
+                self.play(*first, FadeIn(self.table[TOKEN][1][i], shift=0.1 * RIGHT),
                           run_time=b.rt(0.03, 0.3))
             b.until("qkv")
-            self.play(LaggedStart(*[FadeIn(table[c], shift=0.1 * DOWN)
+            self.play(LaggedStart(*[FadeIn(self.table[c], shift=0.1 * DOWN)
                                     for c in (QCOL, KCOL, VCOL)], lag_ratio=0.4),
                       run_time=b.rt(0.2, 1.5))
 
+    def _query(self, ctx: SimpleNamespace) -> None:
+        qi = ctx.qi
         with self.beat("query") as b:
-            row = VGroup(*[table[c][1][qi] for c in (TOKEN, QCOL, KCOL, VCOL)])
+            row = VGroup(*[self.table[c][1][qi] for c in (TOKEN, QCOL, KCOL, VCOL)])
             box = SurroundingRectangle(row, color=theme.Q_COLOR, buff=0.12)
             b.until("query")
             self.play(Create(box), run_time=b.rt(0.1, 0.6))
             b.until("q")
-            self.play(Indicate(table[QCOL][1][qi], color=theme.FG), run_time=b.rt(0.15, 1.0))
-            keys = SurroundingRectangle(table[KCOL][1], color=theme.K_COLOR, buff=0.12,
+            self.play(Indicate(self.table[QCOL][1][qi], color=theme.FG), run_time=b.rt(0.15, 1.0))
+            self.keys = SurroundingRectangle(self.table[KCOL][1], color=theme.K_COLOR, buff=0.12,
                                         corner_radius=0.08)
             b.until("keys")
-            self.play(Create(keys), run_time=b.rt(0.1, 0.7))
+            self.play(Create(self.keys), run_time=b.rt(0.1, 0.7))
 
+    def _scores(self, ctx: SimpleNamespace) -> None:
+        att, n, qi, we = ctx.att, ctx.n, ctx.qi, ctx.we
         with self.beat("scores") as b:
             self.steps = widgets.StepLabel(-theme.FRAME_W / 2 + theme.MARGIN + 0.2,
                                            theme.CONTENT_TOP - 0.25, y_is_top=False)
             b.until("step")
-            self.play(FadeIn(self.steps.make(self.s("step1"))), FadeIn(table[SCORE][0]),
-                      FadeOut(keys), run_time=b.rt(0.08, 0.5))
+            self.play(FadeIn(self.steps.make(self.s("step1"))), FadeIn(self.table[SCORE][0]),
+                      FadeOut(self.keys), run_time=b.rt(0.08, 0.5))
             calc = None
             for i, mark in zip(range(n), ("sa", "sb", "sc"), strict=False):
                 line = self._dot_line(we.Q[qi], we.K[i], att.scores[i])
                 b.until(mark)
                 swap = [FadeOut(calc)] if calc is not None else []
                 # entry by entry: the two vectors, then the products, then their sum
-                self.play(*swap, FadeIn(line[0]), Indicate(table[KCOL][1][i], color=theme.FG),
+                self.play(*swap, FadeIn(line[0]), Indicate(self.table[KCOL][1][i], color=theme.FG),
                           run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[1], shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[2], shift=0.1 * RIGHT), run_time=b.rt(0.03, 0.3))
-                widgets.land(self, line[2][-1], table[SCORE][1][i], b.rt(0.05, 0.45))
+                widgets.land(self, line[2][-1], self.table[SCORE][1][i], b.rt(0.05, 0.45))
                 calc = line
             self.calc = calc
 
+    def _scale(self, ctx: SimpleNamespace) -> None:
         with self.beat("scale") as b:
             div = VGroup(theme.text(self.s("scaled"), CELL, theme.ACCENT), theme.text("≈", CELL),
                          theme.text(self.num(self.derived.worked.d ** 0.5, 2), CELL,
@@ -97,27 +118,31 @@ class WorkedExampleScene(NarratedScene):
             div.arrange(RIGHT, buff=0.18).move_to(UP * CALC_Y)
             b.until("sqrt")
             self.play(*self.steps.swap(self.s("step2")), FadeOut(self.calc),
-                      FadeIn(table[SCALED][0]), run_time=b.rt(0.05, 0.4))
+                      FadeIn(self.table[SCALED][0]), run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(div[0], shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
             b.until("about")
             self.play(FadeIn(div[1:], shift=0.1 * LEFT), run_time=b.rt(0.05, 0.4))
             b.until("scaled")
-            self.play(LaggedStart(*[FadeIn(c, shift=0.3 * RIGHT) for c in table[SCALED][1]],
+            self.play(LaggedStart(*[FadeIn(c, shift=0.3 * RIGHT) for c in self.table[SCALED][1]],
                                   lag_ratio=0.6), run_time=b.rt(0.3, 2.4))
             self.calc = div
 
+    def _softmax(self, ctx: SimpleNamespace) -> None:
+        n = ctx.n
         with self.beat("softmax") as b:
             b.until("exp")
             self.play(*self.steps.swap(self.s("step3")), FadeOut(self.calc),
-                      FadeIn(table[EXP][0]), run_time=b.rt(0.1, 0.6))
+                      FadeIn(self.table[EXP][0]), run_time=b.rt(0.1, 0.6))
             for i, mark in zip(range(n), ("ea", "eb", "ec"), strict=False):
                 b.until(mark)
-                self.play(FadeIn(table[EXP][1][i], shift=0.2 * RIGHT),
-                          Indicate(table[SCALED][1][i], color=theme.ACCENT),
+                self.play(FadeIn(self.table[EXP][1][i], shift=0.2 * RIGHT),
+                          Indicate(self.table[SCALED][1][i], color=theme.ACCENT),
                           run_time=b.rt(0.06, 0.5))
             b.until("total")
-            self.play(FadeIn(table[EXP][2], shift=0.1 * DOWN), run_time=b.rt(0.1, 0.6))
+            self.play(FadeIn(self.table[EXP][2], shift=0.1 * DOWN), run_time=b.rt(0.1, 0.6))
 
+    def _weights(self, ctx: SimpleNamespace) -> None:
+        att, exps, n, total = ctx.att, ctx.exps, ctx.n, ctx.total
         with self.beat("weights") as b:
             divs = VGroup()
             for i in range(n):
@@ -129,53 +154,57 @@ class WorkedExampleScene(NarratedScene):
             divs.arrange(RIGHT, buff=0.6)
             theme.fit(divs, theme.CONTENT_W).move_to(UP * CALC_Y)
             b.until("div")
-            self.play(Indicate(table[EXP][2], color=theme.FG), run_time=b.rt(0.08, 0.6))
+            self.play(Indicate(self.table[EXP][2], color=theme.FG), run_time=b.rt(0.08, 0.6))
             b.until("w")
-            self.play(FadeIn(table[WEIGHT][0]), run_time=b.rt(0.04, 0.3))
+            self.play(FadeIn(self.table[WEIGHT][0]), run_time=b.rt(0.04, 0.3))
             for i in range(n):
                 self.play(FadeIn(divs[i], shift=0.1 * RIGHT),
-                          GrowFromEdge(table[WEIGHT][1][i], LEFT), run_time=b.rt(0.08, 0.8))
+                          GrowFromEdge(self.table[WEIGHT][1][i], LEFT), run_time=b.rt(0.08, 0.8))
             b.until("one")
-            self.play(Indicate(table[WEIGHT][1], color=theme.SHARE_COLOR, scale_factor=1.05),
+            self.play(Indicate(self.table[WEIGHT][1], color=theme.SHARE_COLOR, scale_factor=1.05),
                       run_time=b.rt(0.12, 1.0))
             self.calc = divs
 
+    def _weighted_sum(self, ctx: SimpleNamespace) -> None:
+        att, n, we = ctx.att, ctx.n, ctx.we
         with self.beat("weighted_sum") as b:
-            terms = VGroup()
+            self.terms = VGroup()
             for i in range(n):
                 w = theme.text(self.num(att.weights[i], 2), CELL, theme.SHARE_COLOR)
                 times = theme.text("×", CELL)
                 v = theme.text(self.vec(we.V[i]), CELL, theme.V_COLOR)
-                terms.add(VGroup(w, times, v).arrange(RIGHT, buff=0.1))
+                self.terms.add(VGroup(w, times, v).arrange(RIGHT, buff=0.1))
             pluses = [theme.text("+", CELL) for _ in range(n - 1)]
             eq = theme.text("=", CELL)
-            out = theme.text(self.vec(att.output, 2), CELL, theme.GOOD, weight="BOLD")
-            parts = [terms[0]]
+            self.out = theme.text(self.vec(att.output, 2), CELL, theme.GOOD, weight="BOLD")
+            self.parts = [self.terms[0]]
             for i in range(1, n):
-                parts += [pluses[i - 1], terms[i]]
-            line = VGroup(*parts, eq, out).arrange(RIGHT, buff=0.18)
+                self.parts += [pluses[i - 1], self.terms[i]]
+            line = VGroup(*self.parts, eq, self.out).arrange(RIGHT, buff=0.18)
             theme.fit(line, theme.CONTENT_W).move_to(UP * CALC_Y)
             b.until("mix")
             self.play(*self.steps.swap(self.s("step4")), FadeOut(self.calc),
                       run_time=b.rt(0.08, 0.5))
             for i in range(n):
                 extra = [FadeIn(pluses[i - 1])] if i else []
-                self.play(*extra, FadeIn(terms[i], shift=0.1 * UP),
-                          Indicate(table[VCOL][1][i], color=theme.FG, scale_factor=1.1),
+                self.play(*extra, FadeIn(self.terms[i], shift=0.1 * UP),
+                          Indicate(self.table[VCOL][1][i], color=theme.FG, scale_factor=1.1),
                           run_time=b.rt(0.1, 0.8))
             b.until("out")
-            self.play(FadeIn(eq), FadeIn(out, scale=1.2), run_time=b.rt(0.12, 0.8))
+            self.play(FadeIn(eq), FadeIn(self.out, scale=1.2), run_time=b.rt(0.12, 0.8))
 
+    def _meaning(self, ctx: SimpleNamespace) -> None:
+        others = ctx.others
         with self.beat("meaning") as b:
             label = theme.text(self.s("result"), HEAD, theme.GOOD)
-            label.next_to(out, UP, buff=0.25).align_to(out, RIGHT)
+            label.next_to(self.out, UP, buff=0.25).align_to(self.out, RIGHT)
             b.until("new")
-            self.play(FadeOut(table[EXP][2]), FadeIn(label, shift=0.1 * UP),
-                      Indicate(out, color=theme.GOOD), run_time=b.rt(0.15, 1.0))
+            self.play(FadeOut(self.table[EXP][2]), FadeIn(label, shift=0.1 * UP),
+                      Indicate(self.out, color=theme.GOOD), run_time=b.rt(0.15, 1.0))
             # the other words' parts of the blend: their rows in the table, their terms
-            boxes = VGroup(*[SurroundingRectangle(terms[i], color=theme.GOOD, buff=0.08,
+            boxes = VGroup(*[SurroundingRectangle(self.terms[i], color=theme.GOOD, buff=0.08,
                                                   corner_radius=0.06) for i in others])
-            rows = VGroup(*[SurroundingRectangle(table[TOKEN][1][i], color=theme.GOOD,
+            rows = VGroup(*[SurroundingRectangle(self.table[TOKEN][1][i], color=theme.GOOD,
                                                  buff=0.08, corner_radius=0.06)
                             for i in others])
             b.until("blend")

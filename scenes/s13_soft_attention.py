@@ -46,62 +46,75 @@ class SoftAttentionScene(NarratedScene):
     scene_id = "soft_attention"
 
     def narrate(self) -> None:
-        fb = self.numbers.fill_blank
-        names = fb.tokens[self.lang]
-        scores = np.asarray(self.derived.fill_scores, dtype=float)
-        order = np.argsort(-self.derived.fill_weights, kind="stable")
-        top, runner = int(order[0]), int(order[1])
-        gap = float(scores[top] - scores[runner]) or 1.0
-        nudge = ValueTracker(0.0)  # how far the runner-up's score is raised
+        self.names = self.numbers.fill_blank.tokens[self.lang]
+        self.scores = np.asarray(self.derived.fill_scores, dtype=float)
+        self.order = np.argsort(-self.derived.fill_weights, kind="stable")
+        self.top, self.runner = int(self.order[0]), int(self.order[1])
+        self.gap = float(self.scores[self.top] - self.scores[self.runner]) or 1.0
+        self.nudge = ValueTracker(0.0)  # how far the runner-up's score is raised
+        self._intro()
+        self._hard()
+        self._nudge()
+        self._slope()
+        self._end_to_end()
 
-        def nudged() -> np.ndarray:
-            s = scores.copy()
-            s[runner] += nudge.get_value()
-            return s
+    def _nudged(self) -> np.ndarray:
+        s = self.scores.copy()
+        s[self.runner] += self.nudge.get_value()
+        return s
 
-        def soft_shares() -> np.ndarray:
-            return softmax(nudged())
+    def _soft_shares(self) -> np.ndarray:
+        return softmax(self._nudged())
 
-        def hard_shares() -> np.ndarray:
-            return np.eye(len(scores))[int(np.argmax(nudged()))]
+    def _hard_shares(self) -> np.ndarray:
+        return np.eye(len(self.scores))[int(np.argmax(self._nudged()))]
 
+    # -- the beats ------------------------------------------------------------------------------
+    def _intro(self) -> None:
+        names, order = self.names, self.order
         with self.beat("intro") as b:
-            header = self.title_card(b)
-            soft_head = theme.text(self.s("soft_head"), 28, theme.SHARE_COLOR)
-            soft_head.move_to(LEFT * 3.5 + UP * HEAD_Y)
-            soft = self._rows(names, soft_shares(), theme.SHARE_COLOR)
-            soft.next_to(soft_head, DOWN, buff=0.45).set_x(soft_head.get_x() - 0.3)
-            soft_anchor = soft.get_corner(UL)
-            self.play(FadeIn(soft_head), *[FadeIn(r[0]) for r in soft], run_time=b.rt(0.1, 0.8))
+            self.header = self.title_card(b)
+            self.soft_head = theme.text(self.s("soft_head"), 28, theme.SHARE_COLOR)
+            self.soft_head.move_to(LEFT * 3.5 + UP * HEAD_Y)
+            self.soft = self._rows(names, self._soft_shares(), theme.SHARE_COLOR)
+            self.soft.next_to(self.soft_head, DOWN, buff=0.45).set_x(self.soft_head.get_x() - 0.3)
+            self.soft_anchor = self.soft.get_corner(UL)
+            self.play(FadeIn(self.soft_head), *[FadeIn(r[0]) for r in self.soft],
+                      run_time=b.rt(0.1, 0.8))
             b.until("soft")
             last = int(order[-1])  # its share is read out; it appears as it is read
-            self.play(LaggedStart(*[GrowFromEdge(soft[i][1], LEFT) for i in order[:-1]],
+            self.play(LaggedStart(*[GrowFromEdge(self.soft[i][1], LEFT) for i in order[:-1]],
                                   lag_ratio=0.35), run_time=b.rt(0.2, 1.8))
             b.until("last")
-            self.play(GrowFromEdge(soft[last][1], LEFT), run_time=b.rt(0.04, 0.4))
-            self.play(Indicate(soft[last], color=theme.SHARE_COLOR, scale_factor=1.1),
+            self.play(GrowFromEdge(self.soft[last][1], LEFT), run_time=b.rt(0.04, 0.4))
+            self.play(Indicate(self.soft[last], color=theme.SHARE_COLOR, scale_factor=1.1),
                       run_time=b.rt(0.1, 1.0))
 
+    def _hard(self) -> None:
+        names, top = self.names, self.top
         with self.beat("hard") as b:
-            hard_head = theme.text(self.s("hard_head"), 28, theme.ACCENT)
-            hard_head.move_to(RIGHT * 3.5 + UP * HEAD_Y)
-            hard = self._rows(names, hard_shares(), theme.ACCENT)
-            hard.move_to(soft_anchor + RIGHT * (hard_head.get_x() - soft_head.get_x()),
-                         aligned_edge=UL)
-            overflow = hard.get_right()[0] - (theme.FRAME_W / 2 - theme.MARGIN - 0.3)
+            self.hard_head = theme.text(self.s("hard_head"), 28, theme.ACCENT)
+            self.hard_head.move_to(RIGHT * 3.5 + UP * HEAD_Y)
+            self.hard = self._rows(names, self._hard_shares(), theme.ACCENT)
+            dx = self.hard_head.get_x() - self.soft_head.get_x()
+            self.hard.move_to(self.soft_anchor + RIGHT * dx, aligned_edge=UL)
+            overflow = self.hard.get_right()[0] - (theme.FRAME_W / 2 - theme.MARGIN - 0.3)
             if overflow > 0:
-                hard.shift(LEFT * overflow)
-            hard_anchor = hard.get_corner(UL)
+                self.hard.shift(LEFT * overflow)
+            self.hard_anchor = self.hard.get_corner(UL)
             b.until("hard")
-            self.play(FadeIn(hard_head), *[FadeIn(r[0]) for r in hard], run_time=b.rt(0.1, 0.8))
+            self.play(FadeIn(self.hard_head), *[FadeIn(r[0]) for r in self.hard],
+                      run_time=b.rt(0.1, 0.8))
             b.until("all")
-            self.play(*[GrowFromEdge(r[1], LEFT) for r in hard], run_time=b.rt(0.1, 1.0))
-            self.play(Indicate(hard[top], color=theme.ACCENT, scale_factor=1.1),
+            self.play(*[GrowFromEdge(r[1], LEFT) for r in self.hard], run_time=b.rt(0.1, 1.0))
+            self.play(Indicate(self.hard[top], color=theme.ACCENT, scale_factor=1.1),
                       run_time=b.rt(0.1, 0.8))
             b.until("flaw")
-            self.play(Indicate(hard_head, color=theme.V_COLOR, scale_factor=1.05),
+            self.play(Indicate(self.hard_head, color=theme.V_COLOR, scale_factor=1.05),
                       run_time=b.rt(0.1, 1.0))
 
+    def _nudge(self) -> None:
+        names, runner, gap, nudge = self.names, self.runner, self.gap, self.nudge
         with self.beat("nudge") as b:
             track = Line(LEFT * 2.6, RIGHT * 2.6, color=theme.MUTED, stroke_width=4)
             track.move_to(UP * SLIDER_Y + RIGHT * 1.2)
@@ -121,10 +134,12 @@ class SoftAttentionScene(NarratedScene):
             self.play(FadeIn(label), Create(track), FadeIn(cross), FadeIn(knob),
                       run_time=b.rt(0.06, 0.6))
             soft_live = always_redraw(lambda: self._rows(
-                names, soft_shares(), theme.SHARE_COLOR).move_to(soft_anchor, aligned_edge=UL))
+                names, self._soft_shares(), theme.SHARE_COLOR).move_to(self.soft_anchor,
+                                                                       aligned_edge=UL))
             hard_live = always_redraw(lambda: self._rows(
-                names, hard_shares(), theme.ACCENT).move_to(hard_anchor, aligned_edge=UL))
-            static = set(soft.get_family()) | set(hard.get_family())
+                names, self._hard_shares(), theme.ACCENT).move_to(self.hard_anchor,
+                                                                  aligned_edge=UL))
+            static = set(self.soft.get_family()) | set(self.hard.get_family())
             self.remove(*[m for m in self.mobjects if m in static])
             self.add(soft_live, hard_live)
             # The knob creeps up at a steady pace to just short of the crossing while the voice
@@ -139,8 +154,8 @@ class SoftAttentionScene(NarratedScene):
                           rate_func=rate_functions.linear)
 
             creep(b.time_to("soft"))
-            creep(0.8, Indicate(soft_head, color=theme.SHARE_COLOR, scale_factor=1.1))
-            still_box = SurroundingRectangle(VGroup(hard_head, hard_live), color=theme.MUTED,
+            creep(0.8, Indicate(self.soft_head, color=theme.SHARE_COLOR, scale_factor=1.1))
+            still_box = SurroundingRectangle(VGroup(self.hard_head, hard_live), color=theme.MUTED,
                                              buff=0.15, corner_radius=0.1)
             creep(b.time_to("still"))
             creep(0.4, Create(still_box))
@@ -152,6 +167,8 @@ class SoftAttentionScene(NarratedScene):
             self.play(Indicate(hard_live[runner], color=theme.ACCENT, scale_factor=1.1),
                       run_time=b.rt(0.08, 0.8))
 
+    def _slope(self) -> None:
+        scores, top, runner, gap = self.scores, self.top, self.runner, self.gap
         with self.beat("slope") as b:
             lo, hi = float(scores[runner] - 2 * gap), float(scores[top] + 2 * gap)
 
@@ -189,7 +206,7 @@ class SoftAttentionScene(NarratedScene):
                 note.next_to(panel, DOWN, buff=0.3)
             notes[1].align_to(notes[0], UP)
             b.until("curves")
-            self.clear_content(b, keep=(header,))
+            self.clear_content(b, keep=(self.header,))
             self.play(FadeIn(left[0]), FadeIn(right[0]), run_time=b.rt(0.06, 0.6))
             b.until("soft")
             self.play(Create(left[1]), run_time=b.rt(0.12, 1.4))
@@ -210,6 +227,7 @@ class SoftAttentionScene(NarratedScene):
             for m in (dot_l, dot_r, tangent, flat):
                 m.clear_updaters()
 
+    def _end_to_end(self) -> None:
         with self.beat("end_to_end") as b:
             chain = list(self.items("chain"))
             soft_row = self._chain(chain, self.s("soft_row"), theme.SHARE_COLOR).move_to(UP * 1.75)
@@ -222,7 +240,7 @@ class SoftAttentionScene(NarratedScene):
             grad.next_to(soft_back[-1], RIGHT, buff=0.2).shift(DOWN * 0.2)
             widgets.keep_inside_x(grad)
             b.until("back")
-            self.clear_content(b, keep=(header,))
+            self.clear_content(b, keep=(self.header,))
             self.play(FadeIn(soft_row), run_time=b.rt(0.05, 0.5))
             # the signal flows back, box by box, until the voice reaches the Q and K
             self.play(LaggedStart(*[Create(a) for a in reversed(soft_back)], lag_ratio=0.8),

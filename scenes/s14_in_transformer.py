@@ -8,6 +8,7 @@ with each place's own matrices and a look ahead to multi-head attention.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 
 from manim import (
     DOWN,
@@ -54,49 +55,63 @@ class InTransformerScene(NarratedScene):
         source, target = list(we.tokens[other]), list(we.tokens[self.lang])
         marks, sets = self.items("marks"), self.items("sets")
 
+        ctx = SimpleNamespace(
+            marks=marks, other=other, sets=sets, source=source, target=target, we=we)
+        self._intro(ctx)
+        self._encoder(ctx)
+        self._masked(ctx)
+        self._cross_beat(ctx)
+        self._weights(ctx)
+        self._multihead(ctx)
+
+    # -- the beats ------------------------------------------------------------------------------
+    def _intro(self, ctx: SimpleNamespace) -> None:
+        marks, sets, source, target = ctx.marks, ctx.sets, ctx.source, ctx.target
         with self.beat("intro") as b:
             self.title_card(b)
             enc = self._block(self.s("encoder"), ENC_X)
             dec = self._block(self.s("decoder"), DEC_X)
-            enc_attn = self._attn_box(self.s("self_attn"), ENC_X, LOW_Y)
-            masked = self._attn_box(self.s("masked_attn"), DEC_X, LOW_Y)
-            cross = self._attn_box(self.s("cross_attn"), DEC_X, HIGH_Y)
-            boxes = (enc_attn, masked, cross)
-            tags = [self._mark(m).move_to(box[0].get_corner(UP + RIGHT)).set_z_index(2)
-                    for m, box in zip(marks, boxes, strict=True)]
-            for box in boxes:  # above the multi-head copies drawn behind them at the end
+            self.enc_attn = self._attn_box(self.s("self_attn"), ENC_X, LOW_Y)
+            self.masked = self._attn_box(self.s("masked_attn"), DEC_X, LOW_Y)
+            self.cross = self._attn_box(self.s("cross_attn"), DEC_X, HIGH_Y)
+            self.boxes = (self.enc_attn, self.masked, self.cross)
+            self.tags = [self._mark(m).move_to(box[0].get_corner(UP + RIGHT)).set_z_index(2)
+                    for m, box in zip(marks, self.boxes, strict=True)]
+            for box in self.boxes:  # above the multi-head copies drawn behind them at the end
                 box.set_z_index(1)
-            src = self._tokens(source, self.s("source"), ENC_X)
-            tgt = self._tokens(target, self.s("target"), DEC_X)
-            overview = VGroup(*[self._place_head(m, name) for m, name in zip(marks, sets,
+            self.src = self._tokens(source, self.s("source"), ENC_X)
+            self.tgt = self._tokens(target, self.s("target"), DEC_X)
+            self.overview = VGroup(*[self._place_head(m, name) for m, name in zip(marks, sets,
                                                                              strict=True)])
-            overview.arrange(DOWN, aligned_edge=LEFT, buff=0.5)
-            overview.move_to(RIGHT * PANEL_X + theme.CONTENT_CENTER)
-            overview.align_to(RIGHT * (PANEL_LEFT + 0.4), LEFT)
+            self.overview.arrange(DOWN, aligned_edge=LEFT, buff=0.5)
+            self.overview.move_to(RIGHT * PANEL_X + theme.CONTENT_CENTER)
+            self.overview.align_to(RIGHT * (PANEL_LEFT + 0.4), LEFT)
             # the bare Transformer comes in as soon as the voice names it; its places light
             # up as they are counted
             self.play(FadeIn(enc), FadeIn(dec), run_time=min(b.rt(0.08, 0.7), b.time_to("enc")))
             b.until("enc")
-            self.play(FadeIn(src), FadeIn(enc_attn), FadeIn(tags[0]),
+            self.play(FadeIn(self.src), FadeIn(self.enc_attn), FadeIn(self.tags[0]),
                       Indicate(enc[1], color=theme.ACCENT),
-                      FadeIn(overview[0], shift=0.1 * LEFT), run_time=b.rt(0.1, 0.8))
+                      FadeIn(self.overview[0], shift=0.1 * LEFT), run_time=b.rt(0.1, 0.8))
             b.until("dec")
-            self.play(FadeIn(tgt), Indicate(dec[1], color=theme.ACCENT),
+            self.play(FadeIn(self.tgt), Indicate(dec[1], color=theme.ACCENT),
                       run_time=b.rt(0.06, 0.5))
             self.play(LaggedStart(
-                *[FadeIn(VGroup(box, tag)) for box, tag in zip(boxes[1:], tags[1:],
+                *[FadeIn(VGroup(box, tag)) for box, tag in zip(self.boxes[1:], self.tags[1:],
                                                              strict=True)],
-                *[FadeIn(o, shift=0.1 * LEFT) for o in overview[1:]], lag_ratio=0.3),
+                *[FadeIn(o, shift=0.1 * LEFT) for o in self.overview[1:]], lag_ratio=0.3),
                 run_time=b.rt(0.15, 1.2))
 
+    def _encoder(self, ctx: SimpleNamespace) -> None:
+        marks, sets, source = ctx.marks, ctx.sets, ctx.source
         with self.beat("encoder") as b:
             b.until("one")
             head = self._place_head(marks[0], sets[0]).move_to(PANEL_X * RIGHT)
             head.align_to(UP * PANEL_TOP, UP)
-            self.play(FadeOut(overview), self._focus(enc_attn), run_time=b.rt(0.04, 0.35))
+            self.play(FadeOut(self.overview), self._focus(self.enc_attn), run_time=b.rt(0.04, 0.35))
             self.play(FadeIn(head), run_time=b.rt(0.04, 0.35))
             b.until("src")
-            qkv = self._qkv_arrows(src[0], enc_attn)
+            qkv = self._qkv_arrows(self.src[0], self.enc_attn)
             line = self._from_line("QKV", self.s("from_src")).next_to(head, DOWN, buff=0.3)
             self.play(LaggedStart(*[GrowArrow(a[0]) for a in qkv], lag_ratio=0.3),
                       *[FadeIn(a[1]) for a in qkv], FadeIn(line, shift=0.1 * LEFT),
@@ -104,29 +119,31 @@ class InTransformerScene(NarratedScene):
             b.until("grid")
             grid = self._grid(source, source, lambda i, j: True, line)
             self._build_grid(grid, b, "out")
-            out = self._enc_output(len(source))
-            up = Arrow(enc_attn.get_top(), out.get_bottom(), buff=0.1, color=theme.GOOD,
+            self.out = self._enc_output(len(source))
+            up = Arrow(self.enc_attn.get_top(), self.out.get_bottom(), buff=0.1, color=theme.GOOD,
                        stroke_width=4, max_tip_length_to_length_ratio=0.3)
-            self.play(GrowArrow(up), FadeIn(out), run_time=b.rt(0.1, 1.0))
-            panel = VGroup(head, line, grid)
+            self.play(GrowArrow(up), FadeIn(self.out), run_time=b.rt(0.1, 1.0))
+            self.panel = VGroup(head, line, grid)
 
+    def _masked(self, ctx: SimpleNamespace) -> None:
+        marks, sets, target = ctx.marks, ctx.sets, ctx.target
         with self.beat("masked") as b:
             b.until("two")
-            head = self._place_head(marks[1], sets[1]).move_to(panel[0])
-            self.play(FadeOut(panel), self._unfocus(enc_attn), self._focus(masked),
+            head = self._place_head(marks[1], sets[1]).move_to(self.panel[0])
+            self.play(FadeOut(self.panel), self._unfocus(self.enc_attn), self._focus(self.masked),
                       run_time=b.rt(0.04, 0.35))
             self.play(FadeIn(head), run_time=b.rt(0.04, 0.35))
             b.until("tgt")
-            dec_qkv = self._qkv_arrows(tgt[0], masked)
+            dec_qkv = self._qkv_arrows(self.tgt[0], self.masked)
             line = self._from_line("QKV", self.s("from_tgt")).next_to(head, DOWN, buff=0.3)
             self.play(LaggedStart(*[GrowArrow(a[0]) for a in dec_qkv], lag_ratio=0.3),
                       *[FadeIn(a[1]) for a in dec_qkv], FadeIn(line, shift=0.1 * LEFT),
                       run_time=b.rt(0.1, 1.0))
             b.until("mask")
             grid = self._grid(target, target, lambda i, j: j <= i, line, legend=True)
-            rows, col_labels, row_labels, legend = grid
-            seen = VGroup(*[c for row in rows for c in row if c.seen])
-            unseen = VGroup(*[c for row in rows for c in row if not c.seen])
+            self.rows, col_labels, row_labels, legend = grid
+            seen = VGroup(*[c for row in self.rows for c in row if c.seen])
+            unseen = VGroup(*[c for row in self.rows for c in row if not c.seen])
             self.play(FadeIn(col_labels), FadeIn(row_labels), FadeIn(legend[0]),
                       run_time=b.rt(0.05, 0.5))
             self.play(LaggedStart(*[FadeIn(c) for c in seen], lag_ratio=0.4),
@@ -134,23 +151,25 @@ class InTransformerScene(NarratedScene):
             b.until("hide")
             self.play(LaggedStart(*[FadeIn(c, scale=1.2) for c in unseen], lag_ratio=0.4),
                       FadeIn(legend[1]), run_time=b.rt(0.15, 1.2))
-            panel = VGroup(head, line, grid)
+            self.panel = VGroup(head, line, grid)
 
+    def _cross_beat(self, ctx: SimpleNamespace) -> None:
+        marks, sets, source, target = ctx.marks, ctx.sets, ctx.source, ctx.target
         with self.beat("cross") as b:
             b.until("three")
-            head = self._place_head(marks[2], sets[2]).move_to(panel[0])
-            self.play(FadeOut(panel), self._unfocus(masked), self._focus(cross),
+            head = self._place_head(marks[2], sets[2]).move_to(self.panel[0])
+            self.play(FadeOut(self.panel), self._unfocus(self.masked), self._focus(self.cross),
                       run_time=b.rt(0.04, 0.35))
             self.play(FadeIn(head), run_time=b.rt(0.04, 0.35))
             b.until("q")
-            q_up = self._labelled_arrow(masked.get_top(), cross.get_bottom(), "Q",
+            q_up = self._labelled_arrow(self.masked.get_top(), self.cross.get_bottom(), "Q",
                                         theme.Q_COLOR, side=RIGHT)
             q_line = self._from_line("Q", self.s("from_dec")).next_to(head, DOWN, buff=0.3)
             self.play(GrowArrow(q_up[0]), FadeIn(q_up[1]), FadeIn(q_line, shift=0.1 * LEFT),
                       run_time=b.rt(0.1, 0.8))
             b.until("kv")
-            start_x = out.get_right()[0] + 0.1
-            end_x = cross.get_left()[0] - 0.1
+            start_x = self.out.get_right()[0] + 0.1
+            end_x = self.cross.get_left()[0] - 0.1
             k_arrow = self._labelled_arrow(RIGHT * start_x + UP * (HIGH_Y + 0.2),
                                            RIGHT * end_x + UP * (HIGH_Y + 0.2), "K",
                                            theme.K_COLOR, side=UP)
@@ -160,30 +179,33 @@ class InTransformerScene(NarratedScene):
             kv_line = self._from_line("KV", self.s("from_enc")).next_to(q_line, DOWN, buff=0.2)
             self.play(GrowArrow(k_arrow[0]), GrowArrow(v_arrow[0]), FadeIn(k_arrow[1]),
                       FadeIn(v_arrow[1]), FadeIn(kv_line, shift=0.1 * LEFT),
-                      Indicate(out, color=theme.GOOD), run_time=b.rt(0.1, 1.0))
+                      Indicate(self.out, color=theme.GOOD), run_time=b.rt(0.1, 1.0))
             b.until("glance")
             grid = self._grid(target, source, lambda i, j: True, kv_line)
             self._build_grid(grid, b)
-            panel = VGroup(head, q_line, kv_line, grid)
+            self.panel = VGroup(head, q_line, kv_line, grid)
 
+    def _weights(self, ctx: SimpleNamespace) -> None:
+        marks, sets = ctx.marks, ctx.sets
         with self.beat("weights") as b:
-            rows = VGroup(*[self._weight_row(m, name) for m, name in zip(marks, sets,
+            self.rows = VGroup(*[self._weight_row(m, name) for m, name in zip(marks, sets,
                                                                        strict=True)])
-            rows.arrange(DOWN, aligned_edge=LEFT, buff=0.45)
-            note = theme.text(self.s("own_set"), LABEL_SIZE + 2, theme.GOOD)
-            note.next_to(rows, DOWN, buff=0.45, aligned_edge=LEFT)
-            block = theme.fit(VGroup(rows, note), PANEL_W)
+            self.rows.arrange(DOWN, aligned_edge=LEFT, buff=0.45)
+            self.note = theme.text(self.s("own_set"), LABEL_SIZE + 2, theme.GOOD)
+            self.note.next_to(self.rows, DOWN, buff=0.45, aligned_edge=LEFT)
+            block = theme.fit(VGroup(self.rows, self.note), PANEL_W)
             block.move_to(RIGHT * PANEL_X).align_to(UP * PANEL_TOP, UP)
-            self.play(FadeOut(panel), self._unfocus(cross), run_time=b.rt(0.08, 0.6))
+            self.play(FadeOut(self.panel), self._unfocus(self.cross), run_time=b.rt(0.08, 0.6))
             b.until("own")
             # one play per place: parts of shown objects must not go into an AnimationGroup
             # (Manim would add the group on top and hide the boxes' labels under their fill)
-            for row, box, tag in zip(rows, boxes, tags, strict=True):
+            for row, box, tag in zip(self.rows, self.boxes, self.tags, strict=True):
                 self.play(FadeIn(row, shift=0.1 * LEFT), self._focus(box),
                           Indicate(tag[1], color=theme.ACCENT, scale_factor=1.4),
                           run_time=b.rt(0.12, 0.7))
-            self.play(FadeIn(note), run_time=b.rt(0.1, 0.5))
+            self.play(FadeIn(self.note), run_time=b.rt(0.1, 0.5))
 
+    def _multihead(self, ctx: SimpleNamespace) -> None:
         with self.beat("multihead") as b:
             heads_title = theme.text(self.s("heads"), HEAD_SIZE, theme.FG, weight="BOLD")
             heads = VGroup(*[self._head_column(c) for c in HEAD_COLORS[:N_HEADS]])
@@ -196,9 +218,10 @@ class InTransformerScene(NarratedScene):
             sketch = VGroup(heads_title, VGroup(asks, heads)).arrange(DOWN, buff=0.3)
             theme.fit(sketch, PANEL_W)
             sketch.move_to(RIGHT * PANEL_X).align_to(UP * PANEL_TOP, UP)
-            shadows = VGroup(*[self._shadows(box) for box in boxes])
+            shadows = VGroup(*[self._shadows(box) for box in self.boxes])
             b.until("heads")
-            self.play(FadeOut(VGroup(rows, note)), *[self._unfocus(box) for box in boxes],
+            self.play(FadeOut(VGroup(self.rows, self.note)),
+                      *[self._unfocus(box) for box in self.boxes],
                       run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(shadows), FadeIn(heads_title),
                       LaggedStart(*[FadeIn(h, shift=0.1 * DOWN) for h in heads],
