@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -217,8 +218,10 @@ class _Reader:
         return _readonly(np.array(rows, dtype=float))
 
     # -- texts -----------------------------------------------------------------------
-    def texts(self, value: object, key: str) -> dict[str, tuple[str, ...]]:
-        """A table of languages, each a list of non-empty strings of one common length."""
+    def texts(self, value: object, key: str, columns: int | None = None,
+              shown: str = "on screen") -> dict[str, tuple[str, ...]]:
+        """A table of languages, each a list of non-empty strings of one common length, each
+        at most ``columns`` wide (see :func:`text_columns`) when given."""
         langs = ", ".join(f'{lang} = ["…"]' for lang in LANGUAGES)
         if not isinstance(value, dict):
             self.fail(
@@ -242,6 +245,11 @@ class _Reader:
                     self.fail(k, f"entry {i + 1} is {_describe(item)}, not a text")
                 if not item.strip():
                     self.fail(k, f"entry {i + 1} is empty (or only spaces)")
+                if columns is not None and text_columns(item) > columns:
+                    self.fail(f"{k}[{i}]", f"“{item}” is {text_columns(item)} columns wide (a "
+                                           f"Chinese character counts 2); {shown} fit at most "
+                                           f"{columns} ({columns // 2} Chinese characters or "
+                                           f"{columns} letters)")
             out[lang] = tuple(items)
         first = LANGUAGES[0]
         for lang, items in out.items():
@@ -264,9 +272,23 @@ def _are(n: int, what: str) -> str:
 # -- tables ----------------------------------------------------------------------------
 
 
+# How wide a word or a feature name may be, in columns (a Chinese character is drawn about
+# twice as wide as a letter, so it counts 2): the widest that every scene lays out without
+# crossing the frame edge or the subtitle band, measured by rendering every scene with longer
+# and longer words (bench/fit_words.py). Longer ones are refused before any voice is made.
+WORD_COLUMNS = 12  # the example words: 6 Chinese characters or 12 letters
+FEATURE_COLUMNS = 16  # the names of the features of keys and values
+
+
+def text_columns(s: str) -> int:
+    """Display width of ``s``: 2 for a wide (CJK) character, 1 for any other."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
 def _worked_example(r: _Reader, data: Mapping[str, Any]) -> WorkedExample:
     t = r.table(data, "worked_example")
-    tokens = r.texts(t["tokens"], "worked_example.tokens")
+    tokens = r.texts(t["tokens"], "worked_example.tokens", WORD_COLUMNS,
+                     "the worked example's table and grid")
     n = len(tokens[LANGUAGES[0]])
     Q = r.matrix(t["Q"], "worked_example.Q")
     K = r.matrix(t["K"], "worked_example.K")
@@ -308,9 +330,12 @@ def _exp_shown(r: _Reader, key: str, scores: np.ndarray, tokens: dict[str, tuple
 
 def _fill_blank(r: _Reader, data: Mapping[str, Any]) -> FillBlank:
     t = r.table(data, "fill_blank")
-    tokens = r.texts(t["tokens"], "fill_blank.tokens")
-    features = r.texts(t["features"], "fill_blank.features")
-    value_features = r.texts(t["value_features"], "fill_blank.value_features")
+    tokens = r.texts(t["tokens"], "fill_blank.tokens", WORD_COLUMNS,
+                     "the sentence, the tables and the charts")
+    features = r.texts(t["features"], "fill_blank.features", FEATURE_COLUMNS,
+                       "the feature columns and tags")
+    value_features = r.texts(t["value_features"], "fill_blank.value_features",
+                             FEATURE_COLUMNS, "the value columns and chips")
     n = len(tokens[LANGUAGES[0]])
     m = len(features[LANGUAGES[0]])
     p = len(value_features[LANGUAGES[0]])

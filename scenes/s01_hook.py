@@ -58,7 +58,7 @@ class HookScene(NarratedScene):
 
         with self.beat("answer") as b:
             answer = theme.text(self.s("answer"), theme.BODY_SIZE, theme.GOOD, weight="BOLD")
-            answer.next_to(blank, DOWN, buff=0.3)
+            widgets.keep_inside_x(answer.next_to(blank, DOWN, buff=0.3))
             b.until("answer")
             self.play(FadeIn(answer, shift=0.1 * UP), run_time=b.rt(0.1, 0.6))
             # The clue and the lure are the words the narration names (token 0 and token 1).
@@ -70,7 +70,7 @@ class HookScene(NarratedScene):
             b.until("lure")
             self.play(Create(lure), run_time=b.rt(0.12, 0.8))
             wrong = theme.text(self.s("wrong"), theme.SMALL_SIZE + 2, theme.MUTED)
-            wrong.next_to(lure, DOWN, buff=0.12)
+            widgets.keep_inside_x(wrong.next_to(lure, DOWN, buff=0.12))
             strike = Line(wrong.get_left(), wrong.get_right()).set_stroke(theme.MUTED, width=3)
             b.until("wrong")
             self.play(FadeIn(wrong, shift=0.1 * DOWN), run_time=b.rt(0.08, 0.5))
@@ -184,11 +184,12 @@ class HookScene(NarratedScene):
         n = len(order) + 1
         span = theme.CONTENT_W - 2.2
         xs = [-span / 2 + span * k / (n - 1) for k in range(n)]
+        room = span / (n - 1) - 0.2  # a long word's chip shrinks to keep clear of its neighbours
         chips: dict[int, VGroup] = {}
         for k, i in enumerate(order):
-            chips[i] = _chip(tokens[i], theme.FG, theme.MUTED).move_to(
+            chips[i] = theme.fit(_chip(tokens[i], theme.FG, theme.MUTED), room).move_to(
                 RIGHT * xs[k] + UP * CHIP_Y)
-        blank_chip = _chip(self.s("blank"), theme.Q_COLOR)
+        blank_chip = theme.fit(_chip(self.s("blank"), theme.Q_COLOR), room)
         blank_chip.move_to(RIGHT * xs[-1] + UP * CHIP_Y)
         return chips, blank_chip
 

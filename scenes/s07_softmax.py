@@ -66,7 +66,8 @@ class SoftmaxScene(NarratedScene):
             self.title_card(b)
             self.names = VGroup(*[theme.row_text(t, theme.BODY_SIZE).move_to(UP * y)
                                   for t, y in zip(self.tokens, y_rows, strict=True)])
-            for m in self.names:
+            for m in self.names:  # a long word shrinks rather than leave the frame
+                theme.fit(m, X_NAME + 0.6 + theme.FRAME_W / 2 - theme.MARGIN)
                 m.align_to(RIGHT * (X_NAME + 0.6), RIGHT)
             word_head = theme.text(self.s("word"), theme.SMALL_SIZE, theme.MUTED)
             word_head.move_to(UP * Y_HEAD).align_to(self.names, RIGHT)

@@ -57,7 +57,8 @@ class KvSeparateScene(NarratedScene):
         with self.beat("intro") as b:
             header = self.title_card(b)
             badge = widgets.chip(word, size=theme.BODY_SIZE, height=1.0, pad=0.5, min_width=1.7,
-                                 weight="BOLD").move_to(LEFT * 5.2)
+                                 weight="BOLD")
+            theme.fit(badge, 2.4).move_to(LEFT * 5.2)
             kcard = self._card("K", self.s("k_says"), self.s("k_job"), theme.K_COLOR)
             vcard = self._card("V", self.s("v_says"), self.s("v_job"), theme.V_COLOR)
             kcard.move_to(LEFT * 0.7 + UP * 1.1)

@@ -88,6 +88,8 @@ def _bad_numbers(tmp_path: Path, old: str, new: str) -> Path:
         ("K = [[0, 1], [1, 0], [1, 2]]", "K = [[0, 2000], [1, 0], [1, 2]]",
          "worked_example.K"),
         ("query = [1, 1, 0]", "query = [60, 1, 0]", "fill_blank.K"),
+        # a word wider than the scenes lay out is refused before any voice is made
+        ('"France"', '"Liechtensteinerland"', "fill_blank.tokens.en[0]"),
     ],
 )
 def test_bad_numbers_file_one_line_exit_2_nothing_touched(tmp_path, previous_output, old, new,

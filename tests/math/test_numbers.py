@@ -197,6 +197,14 @@ BAD = [
     ("keys-huge", sub("keys = 4", "keys = 100000"), "scaling.keys"),
     ("samples-huge", sub("samples = 2000", "samples = 200000000"), "scaling.samples"),
     ("draws-huge", sub("samples = 2000", "samples = 900000"), "scaling.samples"),
+    # words wider than every scene lays out (WORD_COLUMNS, FEATURE_COLUMNS)
+    ("token-too-wide-zh", sub('["法国", "北京"', '["卢森堡大公国列", "北京"'),
+     "fill_blank.tokens.zh[0]"),
+    ("token-too-wide-en", sub('"chases"', '"Liechtensteiner"'), "worked_example.tokens.en[1]"),
+    ("feature-too-wide", sub('"where I grew up"', '"the place where I grew up long ago"'),
+     "fill_blank.features.en[1]"),
+    ("value-feature-too-wide", sub('"汉语"', '"汉语普通话和很多方言"'),
+     "fill_blank.value_features.zh[1]"),
     ("amplify-three", sub("amplify = [1, 2, 4, 8]", "amplify = [1, 2, 4]"), "scaling.amplify"),
     ("amplify-huge", sub("amplify = [1, 2, 4, 8]", "amplify = [1, 2, 4, 1e9]"),
      "scaling.amplify"),
@@ -283,3 +291,21 @@ def test_derive_reads_read_only_arrays_without_copy_problems() -> None:
     d = derive(load_numbers())
     assert isinstance(d.fill_scores, np.ndarray)
     assert d.fill_scores.flags.writeable
+
+
+def test_a_too_wide_word_is_refused_with_its_width_and_the_limit(tmp_path: Path) -> None:
+    from qkv_math.numbers import WORD_COLUMNS, text_columns
+
+    word = "卢森堡大公国列"  # 7 Chinese characters
+    assert text_columns(word) == 14 > WORD_COLUMNS
+    path = write(tmp_path, sub('["法国", "北京"', f'["{word}", "北京"')(DEFAULT_TEXT))
+    with pytest.raises(NumbersError) as info:
+        load_numbers(path)
+    message = str(info.value)
+    assert str(path) in message and "fill_blank.tokens.zh[0]" in message
+    assert word in message and "14 columns" in message and f"at most {WORD_COLUMNS}" in message
+    # at the limit it loads: 6 Chinese characters, 12 letters
+    ok = sub('["法国", "北京"', '["卢森堡大公国", "北京"')(DEFAULT_TEXT)
+    ok = sub('"France"', '"Liechtenstei"')(ok)
+    load_numbers(write(tmp_path, ok, "at_limit.toml"))
+
