@@ -469,7 +469,10 @@ def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
             cost += _COST_INSIDE_GROUP
         elif inside_phrase(text, nxt[0], zh):
             cost += _COST_INSIDE_PHRASE
-        if not sentence and cost < _COST_INSIDE_WORD:
+        # a colon introduces what follows ("three moves: query, match, take"): a list after
+        # it is not a fragment cut off from its clause, whatever comma comes next
+        after_colon = text[s:e].rstrip()[-1:] in ":："
+        if not sentence and not after_colon and cost < _COST_INSIDE_WORD:
             ahead = _fragment_len(text, spans, k, zh)
             if ahead <= 2:
                 cost += _COST_FRAGMENT

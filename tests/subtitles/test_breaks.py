@@ -168,3 +168,17 @@ def test_the_report_counts_a_break_inside_a_phrase(text: str, cut: str) -> None:
     zh = any("\u4e00" <= c <= "\u9fff" for c in text)
     got = break_problem(text, p, word_boundaries(text) if zh else None)
     assert got is not None and "phrase" in got, (text[:p], text[p:], got)
+
+
+@pytest.mark.parametrize(("text", "first"), [
+    ("They add up to 11.16. Divide each by that: 66%, 24%, 9% and 0.4%.",
+     "Divide each by that:"),
+    ("You want a book on deep learning. The trip takes three moves: query, match, take.",
+     "The trip takes three moves:"),
+])
+def test_a_list_after_a_colon_starts_its_own_line(text: str, first: str) -> None:
+    """A colon introduces a list: the line breaks after it, not after one word before it
+    ("Divide / each by that: 66%, …" left one word alone)."""
+    lines = lines_of(en_cues(text))
+    assert first in lines, lines
+    assert all(len(line.split()) > 1 for line in lines), lines
