@@ -184,7 +184,8 @@ class HookScene(NarratedScene):
         n = len(order) + 1
         span = theme.CONTENT_W - 2.2
         xs = [-span / 2 + span * k / (n - 1) for k in range(n)]
-        room = span / (n - 1) - 0.2  # a long word's chip shrinks to keep clear of its neighbours
+        # a long word's chip shrinks to keep clear of its neighbours and of the side margins
+        room = min(span / (n - 1) - 0.2, theme.CONTENT_W - span)
         chips: dict[int, VGroup] = {}
         for k, i in enumerate(order):
             chips[i] = theme.fit(_chip(tokens[i], theme.FG, theme.MUTED), room).move_to(

@@ -152,7 +152,12 @@ class SearchEngineScene(NarratedScene):
             pages.move_to(UP * PAGES_Y)
             nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT)
             nxt.next_to(pages, DOWN, buff=0.35)
+            # "now, our sentence": it is shown, then becomes the search its blank makes
+            sentence = theme.text(self.s("sentence"), theme.BODY_SIZE, theme.FG)
+            theme.fit(sentence, theme.CONTENT_W).move_to(UP * BOX_Y)
+            self.play(theme.reveal(sentence), run_time=min(b.rt(0.1, 0.6), b.time_to("blank")))
             b.until("blank")
+            self.play(FadeOut(sentence, shift=0.2 * UP), run_time=b.rt(0.05, 0.3))
             self.play(Create(box2), FadeIn(inner), FadeIn(q_badge), run_time=b.rt(0.1, 0.8))
             b.until("pages")
             self.play(LaggedStart(*[FadeIn(p, shift=0.2 * UP) for p in pages], lag_ratio=0.25),
