@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
 
 NEW_V = [[2, 1], [0, 3], [1, 1]]
+WE_Q = [[1, 0], [0, 1], [1, 1]]  # the built-in worked example's queries and keys
+WE_K = [[0, 1], [1, 0], [1, 2]]
 
 
 def _plain_output(Q, K, V, query):
@@ -129,8 +131,7 @@ def test_voice_is_heard_during_beats_and_beats_follow_each_other(rendered, lang)
 
 def test_changed_numbers_reach_voice_text_and_subtitles(rendered):
     out, _, _ = rendered
-    we_q = [[1, 0], [0, 1], [1, 1]]
-    expected = _plain_output(we_q, we_q, NEW_V, 1)
+    expected = _plain_output(WE_Q, WE_K, NEW_V, 1)
     shown = f"[{expected[0]:.2f}, {expected[1]:.2f}]"
     for lang in ("zh", "en"):
         manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
@@ -323,8 +324,7 @@ def test_manifest_and_report_say_what_the_voice_was_given(rendered, lang):
     assert pron["mismatches"] == [] and pron["unspoken"] == []
     if lang == "zh":
         assert pron["syllables_checked"] > 100
-        we_q = [[1, 0], [0, 1], [1, 1]]
-        expected = _plain_output(we_q, we_q, NEW_V, 1)
+        expected = _plain_output(WE_Q, WE_K, NEW_V, 1)
         said = " ".join(b["spoken"] for b in beats)
         assert cn2an.an2cn(f"{expected[0]:.2f}") in said
     assert f"[{lang}] report: pronunciation:" in first.stderr
