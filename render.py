@@ -328,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     if summary.langs_built or not (args.out / "index.html").is_file():
         from pipeline.page import write_page
 
-        page = write_page(args.out, list(LANGS))
+        page = write_page(args.out, list(LANGS), args.numbers)
         if page is not None:
             _say(f"preview page: {page}")
     _say(f"summary: voice {summary.voiced} beats, {summary.synthesized} synthesized; "

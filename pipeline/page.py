@@ -1,10 +1,15 @@
-"""output/index.html: a self-contained preview page, working from the file system.
+"""output/index.html: a self-contained preview page that works from the file system, on a
+phone as on a desktop.
 
-Everything it shows is embedded (no fetch, which browsers refuse on file://; no network):
-the video per language with both subtitle tracks (WebVTT), the chapters (a click seeks),
-the scene clips, and the recap quiz with each answer revealed on click. The page's text is
-drawn with the bundled Noto Sans CJK, cut down (fontTools) to the characters the page uses
-and embedded as WOFF2, so Chinese shows on machines without a CJK font.
+Everything it shows is embedded (no fetch and no <track> file, which browsers refuse on
+file://; no network): the video per language with both subtitle tracks (cues added through
+the TextTrack API, drawn in the page's font), the chapters (a click seeks, plays and brings
+the player into view), the scene clips with their captions, the recap quiz with each answer
+revealed on click, and the lab: the fill-in-the-blank shares under a score-amplification
+slider and a "divide by √d" box, every value computed by qkv_math when the page is written.
+The language follows ``?lang=``, else the browser's, else Chinese; the lab's state is kept in
+the address. The page's text is drawn with the bundled Noto Sans CJK, cut down (fontTools) to
+the characters the page uses and embedded as WOFF2, so Chinese shows without a CJK font.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import html
 import io
 import json
 import re
+import string
 from pathlib import Path
 
 from narration import style
@@ -23,8 +29,54 @@ LABELS = {"zh": "中文", "en": "English"}
 _QUESTION = re.compile(r"q(\d+)$")
 
 
-def page_data(out: Path, langs: list[str]) -> dict:
-    data: dict = {"langs": [], "videos": {}}
+def _cues(path: Path) -> list[list]:
+    """[start s, end s, text] of each cue of a WebVTT file (pysubs2 reads it)."""
+    import pysubs2
+
+    return [[round(c.start / 1000, 3), round(c.end / 1000, 3), c.plaintext]
+            for c in pysubs2.load(str(path), encoding="utf-8")]
+
+
+def _clip_cues(cues: list[list], start: float, end: float) -> list[list]:
+    """The cues of one scene, timed from the scene's start (as its clip is)."""
+    return [[round(max(a, start) - start, 3), round(min(b, end) - start, 3), t]
+            for a, b, t in cues if b > start and a < end]
+
+
+def lab_data(numbers_path: Path | str | None) -> dict:
+    """The interactive lab's numbers, every one computed by qkv_math here (the page does no
+    attention maths): the fill-in-the-blank query and keys, their scores, and the four
+    shares at each step of the amplification slider, without and with the division."""
+    from narration import numfmt
+    from qkv_math import amplified, derive, load_numbers
+
+    numbers = load_numbers(numbers_path)
+    fb, d = numbers.fill_blank, derive(numbers)
+    rows = amplified(d.fill_scores, LAB_FACTORS, d=fb.K.shape[1])
+    out: dict = {"query": [float(x) for x in fb.query], "keys": fb.K.tolist(),
+                 "factors": list(LAB_FACTORS), "tokens": {}, "query_shown": {}, "keys_shown": {},
+                 "scores_shown": {}, "raw": [], "scaled": []}
+    for lang in fb.tokens:
+        out["tokens"][lang] = list(fb.tokens[lang])
+        out["query_shown"][lang] = numfmt.vector(fb.query, lang).display
+        out["keys_shown"][lang] = [numfmt.vector(k, lang).display for k in fb.K]
+        out["scores_shown"][lang] = [[numfmt.number(float(f * x), lang, 1).display
+                                      for x in d.fill_scores] for f in LAB_FACTORS]
+    for key, attr in (("raw", "weights_raw"), ("scaled", "weights_scaled")):
+        out[key] = [{"shares": [float(w) for w in getattr(r, attr)],
+                     "shown": {lang: [numfmt.percent(float(w), lang).display
+                                      for w in getattr(r, attr)] for lang in fb.tokens}}
+                    for r in rows]
+    return out
+
+
+# the lab's amplification slider: 1x to 10x in steps of 0.5 (the seed's lab goes up to 10x)
+LAB_FACTORS = tuple(1 + 0.5 * i for i in range(19))
+_LAB_QUESTION = re.compile(r"√|square root|根号")
+
+
+def page_data(out: Path, langs: list[str], numbers_path: Path | str | None = None) -> dict:
+    data: dict = {"langs": [], "videos": {}, "lab": lab_data(numbers_path)}
     for lang in langs:
         manifest_path = out / lang / "manifest.json"
         if not manifest_path.is_file():
@@ -39,104 +91,232 @@ def page_data(out: Path, langs: list[str]) -> dict:
             for bid, text in beats.items():
                 q = _QUESTION.match(bid)
                 if q and f"a{q.group(1)}" in beats:
-                    quiz.append({"q": text, "a": beats[f"a{q.group(1)}"]})
+                    quiz.append({"q": text, "a": beats[f"a{q.group(1)}"],
+                                 "lab": bool(_LAB_QUESTION.search(text))})
+        tracks = [{"file": f"video.{o}.vtt" if o != lang else "video.vtt", "lang": o,
+                   "label": LABELS[o]} for o in [lang, *other]]
+        tracks = [t for t in tracks if (out / lang / t["file"]).is_file()]
+        for t in tracks:
+            t["cues"] = _cues(out / lang / t["file"])
+        scenes = {sc["id"]: sc for sc in m["scenes"]}
+        clip_list = []
+        for c in clips:
+            if c.stem.endswith(".silent"):
+                continue
+            sc = scenes.get(c.stem.split("_", 1)[1])
+            clip_list.append({
+                "src": f"{lang}/clips/{c.name}", "poster": f"{lang}/clips/{c.stem}.first.png",
+                "title": sc["title"] if sc else c.stem,
+                "tracks": [{"lang": t["lang"], "label": t["label"],
+                            "cues": _clip_cues(t["cues"], sc["start"], sc["end"])}
+                           for t in tracks] if sc else []})
         data["langs"].append(lang)
         data["videos"][lang] = {
             "title": m.get("title", ""),
             "src": f"{lang}/video.mp4",
             "poster": f"{lang}/thumbnail.png" if (out / lang / "thumbnail.png").is_file() else "",
-            "tracks": [{"src": f"{lang}/video.vtt", "lang": lang, "label": LABELS[lang]}]
-            + [{"src": f"{lang}/video.{o}.vtt", "lang": o, "label": LABELS[o]} for o in other
-               if (out / lang / f"video.{o}.vtt").is_file()],
+            "tracks": [{"lang": t["lang"], "label": t["label"], "cues": t["cues"]}
+                       for t in tracks],
             "chapters": [{"t": sc["start"], "title": sc["title"]} for sc in m["scenes"]],
-            "clips": [{"src": f"{lang}/clips/{c.name}",
-                       "poster": f"{lang}/clips/{c.stem}.first.png",
-                       "title": next((sc["title"] for sc in m["scenes"]
-                                      if c.stem.split("_", 1)[1] == sc["id"]), c.stem)}
-                      for c in clips if not c.stem.endswith(".silent")],
+            "clips": clip_list,
             "quiz": quiz,
         }
     return data
 
 
-_TEMPLATE = """<!doctype html>
-<html lang="{lang}">
+# Page text in each language (the scripts' text comes from the manifests).
+WORDS = {
+    "zh": {"chapters": "章节", "clips": "场景片段", "quiz": "小测验", "lab": "动手试一试",
+           "lang": "语言", "amp": "分数放大", "sqrt": "先除以 √d（示意里正好抵消放大）",
+           "word": "词", "key": "键 k", "score": "分数", "share": "注意力份额",
+           "query": "空格的 q", "try": "到实验台试一试",
+           "lab_note": "分数 = q 和 k 的点积 × 放大倍数。所有数字都由 qkv_math 事先算好。"},
+    "en": {"chapters": "Chapters", "clips": "Scene clips", "quiz": "Quiz", "lab": "Try it",
+           "lang": "Language", "amp": "Score amplification",
+           "sqrt": "Divide by √d first (here it exactly undoes the amplification)",
+           "word": "word", "key": "key k", "score": "score", "share": "share of attention",
+           "query": "the blank's q", "try": "Try it in the lab",
+           "lab_note": "score = q · k × amplification. Every number is computed "
+                       "beforehand by qkv_math."},
+}
+
+_TEMPLATE = string.Template("""<!doctype html>
+<html lang="$lang">
 <head>
 <meta charset="utf-8">
-<title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>$title</title>
 <style>
-{font_face}
-body {{ background:#10131a; color:#e8e8ee;
+$font_face
+* { box-sizing:border-box; }
+body { background:#10131a; color:#e8e8ee; margin:0 auto; max-width:1280px; padding:12px;
        font-family:"QKV Noto","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
-       margin:0 auto; max-width:1100px; padding:16px; }}
-h1 {{ font-size:1.4em; }} h2 {{ font-size:1.1em; color:#8a90a0; margin-top:1.6em; }}
-button {{ font-family:inherit; font-size:1em; background:#1c2230; color:#e8e8ee;
-         border:1px solid #8a90a0; padding:4px 12px;
-         margin-right:6px; cursor:pointer; }} button.on {{ border-color:#f4c542; color:#f4c542; }}
-video#player {{ width:100%; background:#000; }}
-#chapters li {{ cursor:pointer; margin:2px 0; }} #chapters li:hover {{ color:#f4c542; }}
-#chapters .t {{ color:#8a90a0; display:inline-block; width:4.5em; }}
-#clips {{ display:grid; grid-template-columns:repeat(auto-fill,minmax(240px,1fr)); gap:12px; }}
-#clips figure {{ margin:0; }} #clips video {{ width:100%; }}
-#clips figcaption {{ font-size:.85em; color:#8a90a0; }}
-details {{ background:#1c2230; margin:6px 0; padding:8px; }} summary {{ cursor:pointer; }}
-details p {{ color:#2ec4b6; }}
+       font-size:16px; line-height:1.45; }
+h1 { font-size:1.35em; margin:.3em 0; }
+h2 { font-size:1.1em; color:#8a90a0; margin:1.2em 0 .5em; }
+button { font-family:inherit; font-size:1em; background:#1c2230; color:#e8e8ee;
+         border:1px solid #8a90a0; padding:6px 12px; margin:0 6px 6px 0; cursor:pointer; }
+button[aria-pressed=true] { border-color:#f4c542; color:#f4c542; }
+button:focus-visible, input:focus-visible, summary:focus-visible, a:focus-visible
+  { outline:3px solid #7aa2f7; outline-offset:2px; }
+video { width:100%; background:#000; display:block; }
+video::cue { font-family:"QKV Noto","Noto Sans CJK SC",sans-serif; }
+#layout { display:grid; grid-template-columns:minmax(0,1fr); gap:0 16px;
+          grid-template-areas:"stage" "side" "rest"; }
+#stage { grid-area:stage; } #side { grid-area:side; } #rest { grid-area:rest; }
+@media (min-width: 1000px) {
+  #layout { grid-template-columns:minmax(0,2fr) minmax(300px,1fr);
+            grid-template-areas:"stage side" "rest side"; }
+  #side { align-self:start; max-height:calc(100vh - 24px); overflow:auto; position:sticky;
+          top:12px; } #side > h2:first-child { margin-top:0; } }
+#chapters { list-style:none; padding:0; margin:0; }
+#chapters button { width:100%; text-align:left; margin:0 0 4px; background:none;
+                   border:1px solid #2a3142; }
+#chapters button:hover { color:#f4c542; }
+#chapters .t { color:#8a90a0; display:inline-block; width:3.6em; }
+#clips { display:grid; grid-template-columns:repeat(auto-fill,minmax(240px,1fr)); gap:12px; }
+#clips figure { margin:0; } #clips figcaption { font-size:.85em; color:#8a90a0; }
+details { background:#1c2230; margin:6px 0; padding:8px; } summary { cursor:pointer; }
+details p { color:#2ec4b6; } a { color:#7aa2f7; }
+#lab { background:#1c2230; padding:10px 12px; }
+#lab label { display:block; margin:6px 0; } #lab input[type=range] { width:100%; }
+#lab table { width:100%; border-collapse:collapse; font-size:.95em; }
+#lab td, #lab th { padding:3px 4px; text-align:left; white-space:nowrap; }
+#lab th { color:#8a90a0; font-weight:normal; }
+#lab .bar { background:#c39bd3; height:.9em; display:inline-block; vertical-align:middle; }
+#lab .k { color:#2ec4b6; } #lab .q { color:#f4c542; }
+#lab .note { color:#8a90a0; font-size:.85em; }
 </style>
 </head>
 <body>
 <h1 id="title"></h1>
-<div id="langs"></div>
-<p><video id="player" controls preload="metadata"></video></p>
+<div id="langs" role="group"></div>
+<div id="layout">
+<main id="stage"></main>
+<aside id="side">
 <h2 id="h-chapters"></h2><ol id="chapters"></ol>
+<h2 id="h-lab"></h2>
+<section id="lab">
+<p><span id="lab-q-label" class="q"></span> <span id="lab-q" class="q"></span></p>
+<label><span id="lab-amp-label"></span> <output id="lab-amp-out"></output>
+<input id="lab-amp" type="range" min="0" step="1" value="0"></label>
+<label><input id="lab-sqrt" type="checkbox"> <span id="lab-sqrt-label"></span></label>
+<table><thead><tr><th id="lab-h-word"></th><th id="lab-h-key"></th><th id="lab-h-score"></th>
+<th id="lab-h-share"></th></tr></thead><tbody id="lab-rows"></tbody></table>
+<p id="lab-note" class="note"></p>
+</section>
+</aside>
+<div id="rest">
 <h2 id="h-clips"></h2><div id="clips"></div>
 <h2 id="h-quiz"></h2><div id="quiz"></div>
-<script id="data" type="application/json">{data}</script>
+</div>
+</div>
+<script id="data" type="application/json">$data</script>
 <script>
 const DATA = JSON.parse(document.getElementById("data").textContent);
-const WORDS = {{zh: {{chapters: "章节", clips: "场景片段", quiz: "小测验"}},
-                en: {{chapters: "Chapters", clips: "Scene clips", quiz: "Quiz"}}}};
-const player = document.getElementById("player");
-function stamp(t) {{ t = Math.floor(t); const m = Math.floor(t / 60), s = t % 60;
-  return String(m).padStart(2, "0") + ":" + String(s).padStart(2, "0"); }}
-function el(tag, attrs, text) {{ const e = document.createElement(tag);
-  for (const k in attrs) e.setAttribute(k, attrs[k]); if (text !== undefined) e.textContent = text;
-  return e; }}
-function show(lang) {{
-  const v = DATA.videos[lang];
-  document.documentElement.lang = lang;
+const WORDS = $words;
+const LABELS = $labels;
+let lang = null, player = null;
+function stamp(t) { t = Math.floor(t); const m = Math.floor(t / 60), s = t % 60;
+  return String(m).padStart(2, "0") + ":" + String(s).padStart(2, "0"); }
+function el(tag, attrs, text) { const e = document.createElement(tag);
+  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text; return e; }
+// Subtitles come from the page itself (TextTrack API): browsers refuse <track> files on file://.
+function addCues(video, tracks) {
+  tracks.forEach((t, i) => {
+    const tt = video.addTextTrack("subtitles", t.label, t.lang);
+    t.cues.forEach(c => tt.addCue(new VTTCue(c[0], c[1], c[2])));
+    tt.mode = i === 0 ? "showing" : "hidden";
+  });
+}
+const labAmp = document.getElementById("lab-amp"), labSqrt = document.getElementById("lab-sqrt");
+labAmp.max = DATA.lab.factors.length - 1;
+function saveState() {
+  const p = new URLSearchParams();
+  p.set("lang", lang); p.set("amp", String(DATA.lab.factors[labAmp.value]));
+  if (labSqrt.checked) p.set("sqrt", "1");
+  history.replaceState(null, "", "?" + p.toString() + location.hash);
+}
+function drawLab() {
+  const L = DATA.lab, i = Number(labAmp.value);
+  const row = (labSqrt.checked ? L.scaled : L.raw)[i];
+  document.getElementById("lab-amp-out").textContent = "× " + L.factors[i];
+  const body = document.getElementById("lab-rows"); body.replaceChildren();
+  L.tokens[lang].forEach((tok, k) => {
+    const tr = el("tr", {id: "lab-row-" + k});
+    tr.appendChild(el("td", {}, tok));
+    tr.appendChild(el("td", {class: "k"}, L.keys_shown[lang][k]));
+    tr.appendChild(el("td", {}, L.scores_shown[lang][i][k]));
+    const td = el("td", {});
+    const bar = el("span", {class: "bar"}); bar.style.width = (row.shares[k] * 7) + "em";
+    td.appendChild(bar);
+    td.appendChild(el("span", {class: "share", id: "lab-share-" + k}, " " + row.shown[lang][k]));
+    tr.appendChild(td); body.appendChild(tr);
+  });
+}
+function show(l) {
+  lang = l; const v = DATA.videos[l], w = WORDS[l];
+  document.documentElement.lang = l;
+  document.title = v.title;
   document.getElementById("title").textContent = v.title;
-  for (const b of document.querySelectorAll("#langs button"))
-    b.classList.toggle("on", b.dataset.lang === lang);
-  player.replaceChildren(el("source", {{src: v.src, type: "video/mp4"}}));
+  const group = document.getElementById("langs");
+  group.setAttribute("aria-label", w.lang);
+  for (const b of group.querySelectorAll("button"))
+    b.setAttribute("aria-pressed", String(b.dataset.lang === l));
+  player = el("video", {id: "player", controls: "", preload: "metadata"});
   if (v.poster) player.setAttribute("poster", v.poster);
-  v.tracks.forEach((t, i) => {{ const tr = el("track", {{kind: "subtitles", src: t.src,
-    srclang: t.lang, label: t.label}}); if (i === 0) tr.default = true; player.appendChild(tr); }});
-  player.load();
-  const w = WORDS[lang];
-  document.getElementById("h-chapters").textContent = w.chapters;
-  document.getElementById("h-clips").textContent = w.clips;
-  document.getElementById("h-quiz").textContent = w.quiz;
+  player.appendChild(el("source", {src: v.src, type: "video/mp4"}));
+  addCues(player, v.tracks);
+  document.getElementById("stage").replaceChildren(player);
+  for (const k of ["chapters", "clips", "quiz", "lab"])
+    document.getElementById("h-" + k).textContent = w[k];
   const ch = document.getElementById("chapters"); ch.replaceChildren();
-  v.chapters.forEach(c => {{ const li = el("li", {{"data-t": c.t}});
-    li.appendChild(el("span", {{class: "t"}}, stamp(c.t)));
-    li.appendChild(el("span", {{}}, c.title));
-    li.addEventListener("click", () => {{ player.currentTime = c.t; }}); ch.appendChild(li); }});
+  v.chapters.forEach(c => { const li = el("li"); const b = el("button", {"data-t": c.t});
+    b.appendChild(el("span", {class: "t"}, stamp(c.t))); b.appendChild(el("span", {}, c.title));
+    b.addEventListener("click", () => { player.currentTime = c.t;
+      const p = player.play(); if (p) p.catch(() => {});
+      player.scrollIntoView({block: "nearest"}); });
+    li.appendChild(b); ch.appendChild(li); });
   const cl = document.getElementById("clips"); cl.replaceChildren();
-  v.clips.forEach(c => {{ const f = el("figure");
-    f.appendChild(el("video", {{src: c.src, poster: c.poster, controls: "", preload: "none"}}));
-    f.appendChild(el("figcaption", {{}}, c.title)); cl.appendChild(f); }});
+  v.clips.forEach(c => { const f = el("figure");
+    const cv = el("video", {poster: c.poster, controls: "", preload: "none"});
+    cv.appendChild(el("source", {src: c.src, type: "video/mp4"})); addCues(cv, c.tracks);
+    f.appendChild(cv); f.appendChild(el("figcaption", {}, c.title)); cl.appendChild(f); });
   const qz = document.getElementById("quiz"); qz.replaceChildren();
-  v.quiz.forEach(q => {{ const d = el("details"); d.appendChild(el("summary", {{}}, q.q));
-    d.appendChild(el("p", {{}}, q.a)); qz.appendChild(d); }});
-}}
+  v.quiz.forEach(q => { const d = el("details"); d.appendChild(el("summary", {}, q.q));
+    d.appendChild(el("p", {}, q.a));
+    if (q.lab) { const a = el("a", {href: "#lab"}, w.try); const p = el("p"); p.appendChild(a);
+                 d.appendChild(p); }
+    qz.appendChild(d); });
+  document.getElementById("lab-q-label").textContent = w.query;
+  document.getElementById("lab-q").textContent = DATA.lab.query_shown[l];
+  document.getElementById("lab-amp-label").textContent = w.amp;
+  labAmp.setAttribute("aria-label", w.amp);
+  document.getElementById("lab-sqrt-label").textContent = w.sqrt;
+  for (const k of ["word", "key", "score", "share"])
+    document.getElementById("lab-h-" + k).textContent = w[k];
+  document.getElementById("lab-note").textContent = w.lab_note;
+  drawLab(); saveState();
+}
 const langs = document.getElementById("langs");
-DATA.langs.forEach(l => {{ const b = el("button", {{"data-lang": l}}, {labels}[l]);
-  b.addEventListener("click", () => show(l)); langs.appendChild(b); }});
-show(DATA.langs[0]);
+DATA.langs.forEach(l => { const b = el("button", {"data-lang": l, lang: l}, LABELS[l]);
+  b.addEventListener("click", () => show(l)); langs.appendChild(b); });
+labAmp.addEventListener("input", () => { drawLab(); saveState(); });
+labSqrt.addEventListener("change", () => { drawLab(); saveState(); });
+// the language: ?lang=, else the browser's, else Chinese; the lab's state from the address
+const asked = new URLSearchParams(location.search);
+const browser = (navigator.languages || [navigator.language || ""]).map(x => x.slice(0, 2));
+const pick = [asked.get("lang"), ...browser, "zh"].find(x => DATA.langs.includes(x))
+  || DATA.langs[0];
+const amp = DATA.lab.factors.indexOf(Number(asked.get("amp")));
+if (amp >= 0) labAmp.value = amp;
+labSqrt.checked = asked.get("sqrt") === "1";
+show(pick);
 </script>
 </body>
 </html>
-"""
+""")
 
 
 def font_face(text: str) -> str:
@@ -158,17 +338,20 @@ def font_face(text: str) -> str:
             f'src: url(data:font/woff2;base64,{data}) format("woff2"); }}')
 
 
-def write_page(out: Path, langs: list[str]) -> Path | None:
+def write_page(out: Path, langs: list[str], numbers_path: Path | str | None = None
+               ) -> Path | None:
     """Write ``out/index.html`` for the languages rendered there; None if there are none."""
-    data = page_data(out, langs)
+    data = page_data(out, langs, numbers_path)
     if not data["langs"]:
         return None
     first = data["videos"][data["langs"][0]]
     blob = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-    shown = blob + "".join(LABELS.values()) + "章节场景片段小测验ChaptersScene clipsQuiz"
-    text = _TEMPLATE.format(lang=data["langs"][0], title=html.escape(first["title"]),
-                            data=blob, labels=json.dumps(LABELS, ensure_ascii=False),
-                            font_face=font_face(shown))
+    words = json.dumps(WORDS, ensure_ascii=False)
+    shown = blob + words + "".join(LABELS.values())
+    text = _TEMPLATE.substitute(lang=data["langs"][0], title=html.escape(first["title"]),
+                                data=blob, words=words,
+                                labels=json.dumps(LABELS, ensure_ascii=False),
+                                font_face=font_face(shown))
     path = out / "index.html"
     atomic_write_text(path, text)
     return path

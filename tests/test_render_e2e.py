@@ -267,42 +267,164 @@ def test_scene_clips_posters_and_deck(rendered, lang):
         assert scene["beats"][0]["text"] in notes
 
 
-def test_preview_page_in_a_real_browser(rendered, tmp_path):
-    """index.html from file:// in headless Chromium: source, two tracks, chapter seek."""
-    out, _, _ = rendered
+def _chromium(tmp_path, width: int, height: int):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--mute-audio",
-                 f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1280,1600"):
+                 "--autoplay-policy=no-user-gesture-required",
+                 f"--user-data-dir={tmp_path / f'profile-{width}'}",
+                 f"--window-size={width},{height}"):
         opts.add_argument(flag)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    driver.set_window_size(width, height)
+    return driver
+
+
+def _page_json(out: Path) -> dict:
+    text = (out / "index.html").read_text("utf-8")
+    blob = re.search(r'<script id="data" type="application/json">(.*?)</script>', text, re.S)
+    return json.loads(blob.group(1).replace("<\\/", "</"))
+
+
+def test_preview_page_in_a_real_browser(rendered, tmp_path):
+    """index.html from file:// in headless Chromium: subtitles show on the video and on a
+    clip (no server: cues come from the page), the language follows ?lang= and the switch
+    renames the tab, a chapter seeks, plays and brings the player into view."""
+    out, _, _ = rendered
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = _chromium(tmp_path, 1366, 900)
     try:
-        driver.get((out / "index.html").as_uri())
-        wait = WebDriverWait(driver, 30)
-        player = driver.find_element(By.ID, "player")
-        wait.until(lambda d: d.execute_script("return arguments[0].readyState", player) >= 1)
-        src = driver.execute_script("return arguments[0].currentSrc", player)
-        assert src.endswith("/zh/video.mp4")
-        assert driver.execute_script("return arguments[0].textTracks.length", player) == 2
-        manifest = json.loads((out / "zh" / "manifest.json").read_text("utf-8"))
-        second = manifest["scenes"][1]["start"]
-        items = driver.find_elements(By.CSS_SELECTOR, "#chapters li")
-        assert len(items) == len(manifest["scenes"])
-        items[1].click()
-        wait.until(lambda d: abs(d.execute_script("return arguments[0].currentTime", player)
-                                 - second) < 0.5)
-        # The quiz answers are hidden until clicked.
+        for lang in ("zh", "en"):
+            driver.get((out / "index.html").as_uri() + f"?lang={lang}")
+            wait = WebDriverWait(driver, 30)
+            player = driver.find_element(By.ID, "player")
+            wait.until(lambda d, p=player: d.execute_script("return arguments[0].readyState", p)
+                       >= 1)
+            assert driver.execute_script("return arguments[0].currentSrc", player).endswith(
+                f"/{lang}/video.mp4")
+            manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+            assert driver.title == manifest["title"]
+            assert driver.execute_script("return document.documentElement.lang") == lang
+            tracks = driver.execute_script(
+                "return Array.from(arguments[0].textTracks).map(t => [t.language, t.mode, "
+                "t.cues.length])", player)
+            cues = read_srt(out / lang / "video.srt")
+            assert tracks[0] == [lang, "showing", len(cues)]
+            assert len(tracks) == 2 and tracks[1][1] == "hidden" and tracks[1][2] > 0
+            # a cue is on screen at its time, and reads as the subtitle file does
+            at = (cues[1].start + cues[1].end) / 2
+            driver.execute_script("arguments[0].currentTime = arguments[1]", player, at)
+            wait.until(lambda d, p=player: d.execute_script(
+                "return arguments[0].textTracks[0].activeCues.length", p) > 0)
+            shown = driver.execute_script(
+                "return arguments[0].textTracks[0].activeCues[0].text", player)
+            assert shown.split("\n") == list(cues[1].lines)
+            # every clip carries its scene's captions
+            clip_tracks = driver.execute_script(
+                "return Array.from(document.querySelectorAll('#clips video')).map(v => "
+                "v.textTracks.length && v.textTracks[0].cues.length)")
+            assert clip_tracks and all(n > 0 for n in clip_tracks)
+            # a chapter seeks, plays and shows the player
+            second = manifest["scenes"][1]["start"]
+            driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            items = driver.find_elements(By.CSS_SELECTOR, "#chapters button")
+            assert len(items) == len(manifest["scenes"])
+            items[1].click()
+            wait.until(lambda d, p=player, t=second: d.execute_script(
+                "return !arguments[0].paused && Math.abs(arguments[0].currentTime - arguments[1])"
+                " < 2", p, t))
+            top = driver.execute_script("return arguments[0].getBoundingClientRect().top", player)
+            assert 0 <= top < 900
+            driver.execute_script("arguments[0].pause()", player)
+        driver.find_element(By.CSS_SELECTOR, "#langs button[data-lang=zh]").click()
+        zh_title = json.loads((out / "zh" / "manifest.json").read_text("utf-8"))["title"]
+        WebDriverWait(driver, 10).until(lambda d: d.title == zh_title)
+        assert "lang=zh" in driver.current_url
         driver.save_screenshot(str(out / "page.png"))
-        driver.find_element(By.CSS_SELECTOR, "#langs button[data-lang=en]").click()
-        wait.until(lambda d: d.execute_script("return arguments[0].currentSrc", player)
-                   .endswith("/en/video.mp4"))
+    finally:
+        driver.quit()
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 900)])
+def test_preview_page_layout_on_a_phone_and_a_desktop(rendered, tmp_path, width, height):
+    """A viewport tag and one column on a phone (nothing wider than the screen, text at least
+    14 px); the side column beside the video on a desktop."""
+    out, _, _ = rendered
+    driver = _chromium(tmp_path, width, height)
+    try:
+        driver.get((out / "index.html").as_uri() + "?lang=zh")
+        geo = driver.execute_script("""
+            const r = id => document.getElementById(id).getBoundingClientRect();
+            const px = e => parseFloat(getComputedStyle(e).fontSize);
+            return {stage: r("stage"), side: r("side"), inner: window.innerWidth,
+                    scroll: document.documentElement.scrollWidth,
+                    chapter: px(document.querySelector("#chapters button")),
+                    lab: px(document.querySelector("#lab td"))};""")
+        assert geo["scroll"] <= geo["inner"]
+        assert geo["chapter"] >= 14 and geo["lab"] >= 14
+        if width < 1000:
+            assert abs(geo["side"]["left"] - geo["stage"]["left"]) < 1
+            assert geo["side"]["top"] >= geo["stage"]["bottom"]
+        else:
+            assert geo["side"]["left"] >= geo["stage"]["right"]
+        driver.save_screenshot(str(out / f"page-{width}.png"))
+    finally:
+        driver.quit()
+
+
+def test_lab_shows_qkv_math_shares_for_every_setting(rendered, tmp_path):
+    """The lab's embedded numbers equal qkv_math's over the whole slider, with and without
+    the division; moving the slider and ticking the box in the browser shows them, and the
+    state is kept in the address."""
+    out, _, _ = rendered
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    from narration import numfmt
+    from qkv_math import amplified, derive, load_numbers
+
+    numbers = load_numbers(out.parent / "numbers.toml")
+    d = derive(numbers)
+    lab = _page_json(out)["lab"]
+    rows = amplified(d.fill_scores, lab["factors"], d=numbers.fill_blank.K.shape[1])
+    assert lab["factors"][0] == 1 and len(lab["factors"]) == len(rows) > 5
+    for key, attr in (("raw", "weights_raw"), ("scaled", "weights_scaled")):
+        for got, row in zip(lab[key], rows, strict=True):
+            assert got["shares"] == pytest.approx(list(getattr(row, attr)), abs=1e-12)
+            for lang in ("zh", "en"):
+                assert got["shown"][lang] == [numfmt.percent(float(w), lang).display
+                                              for w in getattr(row, attr)]
+    driver = _chromium(tmp_path, 1366, 900)
+    try:
+        driver.get((out / "index.html").as_uri() + "?lang=en")
+        slider = driver.find_element(By.ID, "lab-amp")
+        box = driver.find_element(By.ID, "lab-sqrt")
+
+        def shown() -> list[str]:
+            return [e.text.strip() for e in driver.find_elements(By.CSS_SELECTOR, "#lab .share")]
+
+        assert shown() == lab["raw"][0]["shown"]["en"]
+        driver.execute_script("arguments[0].scrollIntoView()", slider)
+        slider.click()
+        for _ in range(6):
+            slider.send_keys(Keys.ARROW_RIGHT)
+        i = int(slider.get_attribute("value"))
+        assert i >= 6
+        assert shown() == lab["raw"][i]["shown"]["en"]
+        assert shown() != lab["raw"][0]["shown"]["en"]  # the amplified scores peak
+        box.click()
+        assert shown() == lab["scaled"][i]["shown"]["en"]
+        assert f"amp={lab['factors'][i]:g}" in driver.current_url and "sqrt=1" in driver.current_url
+        driver.get(driver.current_url)  # the shared address opens the same setting
+        assert shown() == lab["scaled"][i]["shown"]["en"]
+        assert driver.find_element(By.ID, "lab-sqrt").is_selected()
     finally:
         driver.quit()
 
