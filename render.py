@@ -130,6 +130,9 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                         "stop playing full-HD video)")
     p.add_argument("--silent-clips", action="store_true",
                    help="also write each clip without voice (clips/NN_<scene>.silent.mp4)")
+    p.add_argument("--deck-captions", choices=("on", "off"), default="on",
+                   help="draw the subtitles into the deck's clips (default: on; PowerPoint "
+                        "shows no subtitle track inside an MP4)")
     p.add_argument("--accept-layout", action="store_true",
                    help="publish even when a scene reports something crossing the frame edge "
                         "or the subtitle band (by default that stops the run, naming the scene "
@@ -283,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     config = BuildConfig(out=args.out, cache=args.cache, quality=args.quality,
                          jobs=args.jobs, burn_subs=args.burn_subs, clips=args.clips,
                          clip_height=args.clip_height, silent_clips=args.silent_clips,
-                         verbose=args.verbose, accept_layout=args.accept_layout)
+                         verbose=args.verbose, accept_layout=args.accept_layout,
+                         deck_captions=args.deck_captions == "on")
     progress = BuildProgress()
     problem = check_out_dir(args.out)
     if problem:
@@ -330,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
 
         page = write_page(args.out, list(LANGS), args.numbers)
         if page is not None:
-            _say(f"preview page: {page}")
+            _say(f"preview page: {page} ({page.stat().st_size / 1e6:.1f} MB)")
     _say(f"summary: voice {summary.voiced} beats, {summary.synthesized} synthesized; "
          f"scenes {len(summary.rendered)} rendered, {len(summary.reused)} reused; "
          f"outputs {', '.join(summary.langs_built) or 'none'} rebuilt, "

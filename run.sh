@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 APT_PKGS=(libcairo2-dev libpango1.0-dev pkg-config)
-TEST_APT_PKGS=(chromium chromium-driver)  # the preview page is tested in headless Chromium
+# the preview page is tested in headless Chromium, the deck converted to PDF by LibreOffice
+TEST_APT_PKGS=(chromium chromium-driver libreoffice-impress)
 VENV=.venv
 PY=$VENV/bin/python
 STAMP=$VENV/.installed

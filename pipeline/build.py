@@ -22,6 +22,7 @@ import shutil
 import sys
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -38,7 +39,7 @@ from narration.timeline import SCENE_TAIL, beat_slot
 from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
 from narration.types import Clip, Cue, WordTiming
-from pipeline import atomic, kit, loudness, media, quality, soundtrack
+from pipeline import atomic, deck, kit, loudness, media, quality, soundtrack
 from pipeline import clips as scene_clips
 from pipeline.config import BuildConfig, Inputs
 from pipeline.progress import BuildProgress, Timer
@@ -305,8 +306,15 @@ def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTim
 
 def burn(staged: Path, work: Path, lang: str, cues: list[Cue], fps: int) -> None:
     """video.burned.mp4: the master with this language's subtitles drawn in the band."""
-    width, height = media.frame_size(staged / "video.mp4")
-    ass = work / "burn.ass"
+    burn_cues(staged / "video.mp4", cues, lang, work, "burn", fps, staged / "video.burned.mp4")
+
+
+def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str, fps: int,
+              out: Path) -> None:
+    """``video`` with ``cues`` drawn into the picture, in the bundled font, inside the
+    subtitle band (the master's burned copy, the deck's captioned clips)."""
+    width, height = media.frame_size(video)
+    ass = work / f"{name}.ass"
     if lang == "en":
         # The bundled CJK font draws curly quotes full-width, with wide gaps in English.
         table = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
@@ -319,8 +327,8 @@ def burn(staged: Path, work: Path, lang: str, cues: list[Cue], fps: int) -> None
     link = fonts / style.FONT_FILE.name
     if not link.exists():
         link.symlink_to(style.FONT_FILE)
-    with atomic.atomic_path(staged / "video.burned.mp4") as tmp:
-        media.burn_subtitles(staged / "video.mp4", ass, fonts, fps, tmp.with_suffix(".mp4"))
+    with atomic.atomic_path(out) as tmp:
+        media.burn_subtitles(video, ass, fonts, fps, tmp.with_suffix(".mp4"))
         tmp.with_suffix(".mp4").replace(tmp)
 
 
@@ -424,8 +432,24 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             for c in made:
                 media.check_format(c.video, None, config.clip_height, fps,
                                    round((c.end - c.start) * fps) / fps, "the clip")
-            scene_clips.write_deck(made, video_title(lang), staged / "slides.pptx")
-        say(f"[{lang}] {len(made)} scene clips and slides.pptx in {t.seconds:.1f} s")
+            slides: list[deck.Slide] = []
+            by_id = {sc.scene_id: sc for sc in scripts}
+            for sc, c, clip in zip(scripts, chapters, made, strict=True):
+                video = clip.video
+                if config.deck_captions:  # PowerPoint shows no soft subtitle track
+                    video = work / "deck" / f"{clip.video.stem}.captioned.mp4"
+                    video.parent.mkdir(parents=True, exist_ok=True)
+                    burn_cues(clip.video, scene_clips.shift_cues(cues, c[0], c[1]), lang,
+                              work / "deck", clip.video.stem, fps, video)
+                slides.append(deck.MovieSlide(video, clip.poster_first, tuple(
+                    deck.Beat(p.start - c[0], p.text.display)
+                    for p in placed if p.scene_id == sc.scene_id)))
+                slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived, by_id)
+            deck.write_deck(deck.Deck(video_title(lang), deck.FORMULA, video_summary(lang),
+                                      tuple(slides)), staged / "slides.pptx")
+        size = (staged / "slides.pptx").stat().st_size / 1e6
+        say(f"[{lang}] {len(made)} scene clips and slides.pptx ({len(slides) + 1} slides, "
+            f"{size:.1f} MB) in {t.seconds:.1f} s")
 
     manifest = {
         "lang": lang,

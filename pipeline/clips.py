@@ -1,5 +1,5 @@
 """Scene clips for slides: one MP4 per scene with its own voice and both subtitle tracks,
-posters of its first and last frame, and a PowerPoint deck embedding them.
+and posters of its first and last frame (pipeline/deck.py embeds them in the deck).
 
 Clips are each scene's own picture, scaled and encoded once (and cached), so their
 durations add up to the video's, with the voice cut at the scene's start; ``CLIP_HEIGHT``
@@ -39,7 +39,8 @@ class SceneClip:
     silent: Path | None = None
 
 
-def _shift(cues: Sequence[Cue], start: float, end: float) -> list[Cue]:
+def shift_cues(cues: Sequence[Cue], start: float, end: float) -> list[Cue]:
+    """The cues of ``start``..``end`` of the video, timed from ``start`` (as its clip is)."""
     out = []
     for c in cues:
         if c.end <= start + 1e-6 or c.start >= end - 1e-6:
@@ -73,7 +74,7 @@ def write_clips(out_dir: Path, work: Path, voice: Path, fps: int,
         subs = []
         for lang, cues in tracks:
             path = work / f"{stem}.{lang}.srt"
-            subtitle_files.write(_shift(cues, start, end) or [Cue(0.0, 0.001, (" ",))],
+            subtitle_files.write(shift_cues(cues, start, end) or [Cue(0.0, 0.001, (" ",))],
                                  path, "srt")
             subs.append(media.SubtitleTrack(path, lang, not subs))
         video = out_dir / f"{stem}.mp4"
@@ -89,31 +90,3 @@ def write_clips(out_dir: Path, work: Path, voice: Path, fps: int,
         made.append(SceneClip(k, scene_id, title, start, end, span.narration, video, first,
                               last, quiet))
     return made
-
-
-def write_deck(clips: Sequence[SceneClip], title: str, out: Path) -> None:
-    """slides.pptx: a title slide, then one slide per scene with its clip (poster shown,
-    plays on click), the scene title, and its narration as speaker notes."""
-    from pptx import Presentation
-    from pptx.util import Emu, Pt
-
-    deck = Presentation()
-    deck.slide_width, deck.slide_height = Emu(12192000), Emu(6858000)  # 16:9
-    cover = deck.slides.add_slide(deck.slide_layouts[0])
-    cover.shapes.title.text = title
-    cover.placeholders[1].text = f"{len(clips)} scenes"
-    w, h = deck.slide_width, deck.slide_height
-    for c in clips:
-        slide = deck.slides.add_slide(deck.slide_layouts[5])  # title only
-        slide.shapes.title.text = c.title
-        slide.shapes.title.text_frame.paragraphs[0].font.size = Pt(28)
-        top = int(h * 0.2)
-        movie_h = int(h * 0.76)
-        movie_w = int(movie_h * 16 / 9)
-        slide.shapes.add_movie(str(c.video), int((w - movie_w) / 2), top, movie_w, movie_h,
-                               poster_frame_image=str(c.poster_first), mime_type="video/mp4")
-        slide.notes_slide.notes_text_frame.text = c.narration
-    from narration.atomic import atomic_path
-
-    with atomic_path(out) as tmp:
-        deck.save(str(tmp))

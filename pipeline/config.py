@@ -28,6 +28,8 @@ class BuildConfig:
     silent_clips: bool = False
     verbose: bool = False
     accept_layout: bool = False  # publish even when a scene reports a layout problem
+    deck_captions: bool = True  # the deck's clips with subtitles drawn in (PowerPoint shows
+    # no soft track)
 
     @property
     def audio_cache(self) -> Path:
@@ -40,7 +42,8 @@ class BuildConfig:
     def output_options(self) -> dict:
         """The options that change a language's outputs (part of its build key)."""
         return {"quality": self.quality, "burn_subs": self.burn_subs, "clips": self.clips,
-                "clip_height": self.clip_height, "silent_clips": self.silent_clips}
+                "clip_height": self.clip_height, "silent_clips": self.silent_clips,
+                "deck_captions": self.deck_captions}
 
 
 @dataclass(frozen=True)

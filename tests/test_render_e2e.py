@@ -27,6 +27,14 @@ WE_Q = [[1, 0], [0, 1], [1, 1]]  # the built-in worked example's queries and key
 WE_K = [[0, 1], [1, 0], [1, 2]]
 
 
+def _plain_weights(Q, K, query):
+    """The worked example's weights by hand: dot products, /sqrt(d), exp-normalise."""
+    q = Q[query]
+    scores = [sum(a * b for a, b in zip(q, k, strict=True)) / math.sqrt(len(q)) for k in K]
+    exps = [math.exp(s) for s in scores]
+    return [e / sum(exps) for e in exps]
+
+
 def _plain_output(Q, K, V, query):
     """The worked example's output by hand: dot products, /sqrt(d), exp-normalise, mix."""
     q = Q[query]
@@ -257,14 +265,55 @@ def test_scene_clips_posters_and_deck(rendered, lang):
     from pptx import Presentation
 
     deck = Presentation(str(out / lang / "slides.pptx"))
-    slides = list(deck.slides)[1:]
-    assert len(slides) == len(clips)
-    for slide, scene in zip(slides, manifest["scenes"], strict=True):
-        assert slide.shapes.title.text == scene["title"]
-        movies = [sh for sh in slide.shapes if sh.shape_type == 16]  # MSO_SHAPE_TYPE.MEDIA
-        assert len(movies) == 1
-        notes = slide.notes_slide.notes_text_frame.text
-        assert scene["beats"][0]["text"] in notes
+    assert (deck.slide_width, deck.slide_height) == (12192000, 6858000)  # 16:9
+    slides = list(deck.slides)
+    cover, rest = slides[0], slides[1:]
+    assert manifest["title"] in [sh.text_frame.text for sh in cover.shapes if sh.has_text_frame]
+    assert cover.notes_slide.notes_text_frame.text.strip()
+    movies = [sl for sl in rest if any(sh.shape_type == 16 for sh in sl.shapes)]  # MEDIA
+    assert len(movies) == len(clips)
+    for slide, scene in zip(movies, manifest["scenes"], strict=True):
+        # no title on a movie slide: the video frame carries it; notes one per beat, timed
+        assert not any(sh.has_text_frame and sh.text_frame.text for sh in slide.shapes)
+        notes = [p.text for p in slide.notes_slide.notes_text_frame.paragraphs]
+        assert len(notes) == len(scene["beats"])
+        for note, beat in zip(notes, scene["beats"], strict=True):
+            t = round(beat["start"] - scene["start"])
+            assert note == f"[{t // 60}:{t % 60:02d}] {beat['text']}"
+        movie = next(sh for sh in slide.shapes if sh.shape_type == 16)
+        assert abs(movie.left + movie.width / 2 - deck.slide_width / 2) < deck.slide_width / 100
+    # the worked example's table, after its movie: a real table of the video's numbers
+    we = manifest["scenes"][[s["id"] for s in manifest["scenes"]].index("worked_example")]
+    after = rest[rest.index(movies[-1]) + 1]
+    table = next(sh.table for sh in after.shapes if sh.has_table)
+    cells = [[table.cell(r, c).text for c in range(len(table.columns))]
+             for r in range(len(table.rows))]
+    weights = _plain_weights(WE_Q, WE_K, 1)
+    from narration import numfmt
+    assert [row[-1] for row in cells[1:]] == [numfmt.percent(w, lang).display for w in weights]
+    titles = [sh for sh in after.shapes if sh.has_text_frame and sh.text_frame.text == we["title"]]
+    assert len(titles) == 1  # centred on the slide
+    assert abs(titles[0].left + titles[0].width / 2 - deck.slide_width / 2) < deck.slide_width / 100
+
+
+def test_deck_converts_to_pdf_with_every_slide(rendered, tmp_path):
+    """LibreOffice (Debian's libreoffice-impress) opens the deck and renders every slide."""
+    out, _, _ = rendered
+    import shutil
+
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    assert soffice, "libreoffice-impress is installed by the test set-up"
+    from pptx import Presentation
+
+    deck = out / "en" / "slides.pptx"
+    n = len(Presentation(str(deck)).slides)
+    p = subprocess.run([soffice, "--headless", f"-env:UserInstallation=file://{tmp_path}/lo",
+                        "--convert-to", "pdf", "--outdir", str(tmp_path), str(deck)],
+                       capture_output=True, text=True, timeout=300)
+    pdf = tmp_path / "slides.pdf"
+    assert p.returncode == 0 and pdf.is_file(), p.stderr[-2000:]
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
+    assert pages == n
 
 
 def _chromium(tmp_path, width: int, height: int):
