@@ -304,13 +304,18 @@ def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTim
     return cues, other_cues, both
 
 
+# The deck's captioned clips: a slide plays them from the start, so a long GOP and a higher
+# CRF than the master's keep the deck small without a visible loss on a projector.
+DECK_CRF = 24
+
+
 def burn(staged: Path, work: Path, lang: str, cues: list[Cue], fps: int) -> None:
     """video.burned.mp4: the master with this language's subtitles drawn in the band."""
     burn_cues(staged / "video.mp4", cues, lang, work, "burn", fps, staged / "video.burned.mp4")
 
 
 def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str, fps: int,
-              out: Path) -> None:
+              out: Path, crf: int = 18, gop_seconds: float = 0.5) -> None:
     """``video`` with ``cues`` drawn into the picture, in the bundled font, inside the
     subtitle band (the master's burned copy, the deck's captioned clips)."""
     width, height = media.frame_size(video)
@@ -328,7 +333,7 @@ def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str
     if not link.exists():
         link.symlink_to(style.FONT_FILE)
     with atomic.atomic_path(out) as tmp:
-        media.burn_subtitles(video, ass, fonts, fps, tmp.with_suffix(".mp4"))
+        media.burn_subtitles(video, ass, fonts, fps, tmp.with_suffix(".mp4"), crf, gop_seconds)
         tmp.with_suffix(".mp4").replace(tmp)
 
 
@@ -440,7 +445,8 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                     video = work / "deck" / f"{clip.video.stem}.captioned.mp4"
                     video.parent.mkdir(parents=True, exist_ok=True)
                     burn_cues(clip.video, scene_clips.shift_cues(cues, c[0], c[1]), lang,
-                              work / "deck", clip.video.stem, fps, video)
+                              work / "deck", clip.video.stem, fps, video, crf=DECK_CRF,
+                              gop_seconds=2.0)
                 slides.append(deck.MovieSlide(video, clip.poster_first, tuple(
                     deck.Beat(p.start - c[0], p.text.display)
                     for p in placed if p.scene_id == sc.scene_id)))

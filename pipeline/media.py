@@ -103,12 +103,13 @@ time (14.0 s against 19.6 s), 14% smaller, PSNR against the lossless picture 54.
 against 56.7 (both far past visible loss)."""
 
 
-def x264_args(fps: int) -> list[str]:
-    """H.264 High, yuv420p, BT.709, closed GOP of half the frame rate, 2 B-frames, CRF 18,
-    at a constant ``fps`` (a held frame of the scenes' pictures becomes that many frames)."""
-    gop = str(max(1, fps // 2))
+def x264_args(fps: int, crf: int = 18, gop_seconds: float = 0.5) -> list[str]:
+    """H.264 High, yuv420p, BT.709, closed GOP of ``gop_seconds`` (half a second for the
+    platforms), 2 B-frames, CRF ``crf``, at a constant ``fps`` (a held frame of the scenes'
+    pictures becomes that many frames)."""
+    gop = str(max(1, round(fps * gop_seconds)))
     return ["-r", str(fps), "-fps_mode", "cfr",
-            "-c:v", "libx264", "-preset", X264_PRESET, "-crf", "18", "-profile:v", "high",
+            "-c:v", "libx264", "-preset", X264_PRESET, "-crf", str(crf), "-profile:v", "high",
             "-pix_fmt", "yuv420p", "-g", gop, "-keyint_min", gop, "-sc_threshold", "0",
             "-bf", "2", "-flags", "+cgop",
             "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
@@ -123,7 +124,8 @@ def has_libass() -> bool:
                if len(line.split()) > 1)
 
 
-def burn_subtitles(master: Path, ass: Path, fonts_dir: Path, fps: int, out: Path) -> None:
+def burn_subtitles(master: Path, ass: Path, fonts_dir: Path, fps: int, out: Path,
+                   crf: int = 18, gop_seconds: float = 0.5) -> None:
     """``master`` with the ASS subtitles drawn into the picture (audio and tracks copied)."""
 
     def esc(p: Path) -> str:  # the filter graph's own quoting
@@ -131,7 +133,8 @@ def burn_subtitles(master: Path, ass: Path, fonts_dir: Path, fps: int, out: Path
 
     run_ffmpeg(["-i", str(master), "-map", "0:v:0", "-map", "0:a", "-map", "0:s?",
                 "-map_chapters", "0", "-vf", f"subtitles={esc(ass)}:fontsdir={esc(fonts_dir)}",
-                *x264_args(fps), "-c:a", "copy", "-c:s", "copy", "-movflags", "+faststart",
+                *x264_args(fps, crf, gop_seconds), "-c:a", "copy", "-c:s", "copy",
+                "-movflags", "+faststart",
                 str(out)])
 
 
