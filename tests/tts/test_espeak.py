@@ -129,11 +129,12 @@ def test_concurrent_calls_are_serialized(tmp_path: Path) -> None:
                 range(len(texts)),
             )
         )
-    # espeak-ng is not bit-reproducible between calls (a few samples of drift), so compare
-    # spans exactly and times to within 5 ms
+    # espeak-ng is not bit-reproducible between calls (a few samples of drift; one word was
+    # seen 10 ms off on a loaded machine), so compare spans exactly and times to within
+    # 20 ms: calls that interleaved would garble the spans and shift times by whole words
     for i, (a, b) in enumerate(zip(got, expected, strict=True)):
         assert [(w.char_start, w.char_end) for w in a] == [(w.char_start, w.char_end) for w in b]
-        assert [w.start for w in a] == pytest.approx([w.start for w in b], abs=0.005)
+        assert [w.start for w in a] == pytest.approx([w.start for w in b], abs=0.02)
         par, seq = wav_duration(tmp_path / f"par{i}.wav"), wav_duration(tmp_path / f"seq{i}.wav")
         assert par == pytest.approx(seq, abs=0.005)
 
