@@ -189,8 +189,10 @@ def write_deck(deck: Deck, out: Path) -> None:
     margin = int(SLIDE_W * 0.04)
     cover = prs.slides.add_slide(blank)
     _background(cover)
+    # a long title (about 26 Chinese characters) at 40 pt would leave its last one alone
+    title_size = 40 if len(deck.title) <= 20 else 32
     _text(cover, deck.title, margin, int(SLIDE_H * 0.32), SLIDE_W - 2 * margin,
-          int(SLIDE_H * 0.2), 40, FG, bold=True)
+          int(SLIDE_H * 0.2), title_size, FG, bold=True)
     _text(cover, deck.subtitle, margin, int(SLIDE_H * 0.55), SLIDE_W - 2 * margin,
           int(SLIDE_H * 0.12), 26, ACCENT)
     _notes(cover, [deck.notes])
