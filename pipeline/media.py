@@ -107,7 +107,7 @@ def x264_args(fps: int, crf: int = 18, gop_seconds: float = 0.5) -> list[str]:
     """H.264 High, yuv420p, BT.709, closed GOP of ``gop_seconds`` (half a second for the
     platforms), 2 B-frames, CRF ``crf``, at a constant ``fps`` (a held frame of the scenes'
     pictures becomes that many frames)."""
-    gop = str(max(1, round(fps * gop_seconds)))
+    gop = str(max(1, int(fps * gop_seconds)))  # at most that long: 7 frames at 15 fps
     return ["-r", str(fps), "-fps_mode", "cfr",
             "-c:v", "libx264", "-preset", X264_PRESET, "-crf", str(crf), "-profile:v", "high",
             "-pix_fmt", "yuv420p", "-g", gop, "-keyint_min", gop, "-sc_threshold", "0",
