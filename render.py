@@ -48,7 +48,7 @@ from narration.scripts import ScriptError, check_parity, load_script  # noqa: E4
 from pipeline.config import DEFAULT_CACHE, BuildConfig, Inputs  # noqa: E402
 from qkv_math.derived import derive  # noqa: E402
 from qkv_math.numbers import DEFAULT_NUMBERS, NumbersError, load_numbers  # noqa: E402
-from scenes.registry import SceneInfo, discover  # noqa: E402
+from scenes.registry import CUTS, SceneInfo, discover  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 
@@ -81,13 +81,17 @@ def folder(value: str) -> Path:
 
 
 def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Namespace:
-    ids = ", ".join(s.scene_id for s in scenes)
+    """``scenes``: every cut's scenes (see ``discover(cut=None)``)."""
+    ids = ", ".join(s.scene_id for s in scenes if s.cut == "full")
+    ov_ids = ", ".join(s.scene_id for s in scenes if s.cut == "overview")
     p = _Parser(
         prog="render.py",
         description="Render the Query/Key/Value explainer as narrated, subtitled MP4 videos.",
-        epilog=(f"Scenes, in order: {ids}.\n"
+        epilog=(f"Scenes of the full explainer, in order: {ids}.\n"
+                f"Scenes of the two-minute overview (--cut overview): {ov_ids}.\n"
                 "Outputs: OUT/<lang>/video.mp4 (H.264 + AAC + soft subtitles + chapters), "
-                "video.srt and manifest.json.\n"
+                "video.srt, manifest.json, report.json, clips/ and slides.pptx; the "
+                "overview's in OUT/<lang>/overview/; OUT/index.html shows both.\n"
                 "Builds are incremental: beat audio, scene pictures and each language's "
                 "outputs are cached under keys of what made them, so a rerun only redoes "
                 "what changed (see --plan). `render.py clean` removes outputs and caches."),
@@ -95,11 +99,16 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     )
     p.add_argument("--lang", choices=[*LANGS, "all"], default="zh",
                    help="language of narration, on-screen text and subtitles (default: zh)")
+    p.add_argument("--cut", choices=[*CUTS, "all"], default="full",
+                   help="which video: full = the whole explainer (about 17 minutes), "
+                        "overview = the four steps in two minutes, on the same numbers "
+                        "(OUT/<lang>/overview/), all = both (default: full)")
     p.add_argument("--quality", choices=["low", "medium", "high", "4k"], default="high",
                    help="low = 480p15, medium = 720p30, high = 1080p60, 4k = 2160p60 "
                         "(default: high)")
     p.add_argument("--scenes", metavar="ID[,ID]",
-                   help="render only these scenes, in video order (default: all; see --list)")
+                   help="render only these scenes of the cut, in video order (default: all; "
+                        "see --list)")
     p.add_argument("--tts", choices=["auto", "edge", "offline", "espeak"], default="auto",
                    help="voice: auto = online neural voice (edge-tts) if reachable, else the "
                         "offline voice with a warning; edge = online only (fail if "
@@ -140,24 +149,32 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     p.add_argument("--verbose", action="store_true",
                    help="show Manim's own log lines and the full traceback when a stage "
                         "fails")
-    p.add_argument("--list", action="store_true", help="list scene ids and titles, then exit")
+    p.add_argument("--list", action="store_true",
+                   help="list the scenes of the cut (--cut, default: both cuts) with their "
+                        "titles, then exit")
     args = p.parse_args(argv)
+    args.cuts = list(CUTS) if args.cut == "all" else [args.cut]
+    if args.list and "--cut" not in " ".join(argv if argv is not None else sys.argv[1:]):
+        args.cuts = list(CUTS)
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
     if args.silent_clips and not args.clips:
         p.error("--silent-clips needs the clips: drop --no-clips")
     if not 144 <= args.clip_height <= 2160 or args.clip_height % 2:
         p.error("--clip-height must be an even number of pixels from 144 to 2160")
-    known = {s.scene_id for s in scenes}
+    in_cut = [s.scene_id for s in scenes if s.cut in args.cuts]
     if args.scenes is not None:
         wanted = [x.strip() for x in args.scenes.split(",") if x.strip()]
-        unknown = [x for x in wanted if x not in known]
+        unknown = [x for x in wanted if x not in in_cut]
         if not wanted or unknown:
-            p.error(f"--scenes: unknown scene id(s) {', '.join(unknown) or '(none given)'}; "
-                    f"known: {ids}")
+            other = [x for x in unknown if x in {s.scene_id for s in scenes}]
+            why = (f" ({', '.join(other)} belong{'s' if len(other) == 1 else ''} to another "
+                   f"cut: see --cut)") if other else ""
+            p.error(f"--scenes: unknown scene id(s) {', '.join(unknown) or '(none given)'}"
+                    f"{why}; known: {', '.join(in_cut)}")
         args.scene_ids = wanted
     else:
-        args.scene_ids = [s.scene_id for s in scenes]
+        args.scene_ids = in_cut
     if args.burn_subs:
         from narration import style
         from pipeline.media import has_libass
@@ -172,27 +189,34 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     return args
 
 
-def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo]) -> Inputs:
+def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo], cut: str = "full"
+                ) -> Inputs | None:
+    """The checked inputs of one cut (None when --scenes picks none of its scenes)."""
     numbers_path = (args.numbers or DEFAULT_NUMBERS).resolve()
     numbers = load_numbers(numbers_path)
     derived = derive(numbers)
     facts = build_facts(numbers, derived)
-    chosen = [s for s in all_scenes if s.scene_id in set(args.scene_ids)]
+    chosen = [s for s in all_scenes if s.cut == cut and s.scene_id in set(args.scene_ids)]
+    if not chosen:
+        return None
     check_parity([s.scene_id for s in chosen])
     langs = list(LANGS) if args.lang == "all" else [args.lang]
     # Every language's scripts: each video carries the other language's subtitles too.
     scripts = {lang: [load_script(s.scene_id, lang, facts) for s in chosen] for lang in LANGS}
     check_fit(numbers_path, numbers, scripts)
-    return Inputs(numbers_path, numbers, derived, chosen, scripts, langs)
+    return Inputs(numbers_path, numbers, derived, chosen, scripts, langs, cut)
 
 
-def list_scenes(all_scenes: list[SceneInfo]) -> int:
+def list_scenes(all_scenes: list[SceneInfo], cuts: list[str]) -> int:
+    """One line per scene: its id, its cut and its title in each language."""
     numbers = load_numbers()
     facts = build_facts(numbers, derive(numbers))
     for s in all_scenes:
+        if s.cut not in cuts:
+            continue
         titles = " / ".join(load_script(s.scene_id, lang, facts).title for lang in LANGS)
         try:
-            print(f"{s.scene_id:<16} {titles}", flush=True)
+            print(f"{s.scene_id:<16} {s.cut:<9} {titles}", flush=True)
         except BrokenPipeError:  # `render.py --list | head`
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the interpreter's exit
             return 0
@@ -243,7 +267,8 @@ def clean(argv: list[str]) -> int:
             _say(f"error: --out {args.out}: a render is writing there; clean it afterwards")
             return EXIT_BAD_INPUT
         names = [*LANGS, ".work", "index.html", *(f".{x}.staging" for x in LANGS),
-                 *(f".{x}.old" for x in LANGS)]
+                 *(f".{x}.old" for x in LANGS),
+                 *(f".{x}-{c}.staging" for x in LANGS for c in CUTS if c != "full")]
         for name in names:
             target = args.out / name
             if target.is_dir():
@@ -266,19 +291,20 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["clean"]:
         return clean(argv[1:])
-    all_scenes = discover()
+    all_scenes = discover(cut=None)
     args = parse_args(argv, all_scenes)
     try:
         if args.list:
-            return list_scenes(all_scenes)
-        inputs = load_inputs(args, all_scenes)
+            return list_scenes(all_scenes, args.cuts)
+        # Every cut's inputs are checked before anything is synthesized or written.
+        cut_inputs = [i for i in (load_inputs(args, all_scenes, c) for c in args.cuts) if i]
     except (NumbersError, ScriptError) as err:
         _say(f"error: {err}")
         return EXIT_BAD_INPUT
 
     from narration.tts.select import choose_engine
     from narration.types import TTSError
-    from pipeline.build import LayoutError, build  # heavy imports only once inputs are valid
+    from pipeline.build import LayoutError, Summary, build  # heavy: only for valid inputs
     from pipeline.media import MediaError, check_ffmpeg
     from pipeline.progress import BuildProgress
     from pipeline.scene_render import SceneRenderError
@@ -306,7 +332,13 @@ def main(argv: list[str] | None = None) -> int:
     engine = choose_engine(args.tts, warn=lambda m: progress.say(f"warning: {m}"))
     t_all = time.monotonic()
     try:
-        summary = build(config, inputs, engine, progress, plan_only=args.plan)
+        summaries = []
+        for inputs in cut_inputs:
+            summaries.append(build(config, inputs, engine, progress, plan_only=args.plan))
+            if inputs.cut != "full":  # name the cut in the summary line
+                last = summaries[-1]
+                last.langs_built = [f"{x} {inputs.cut}" for x in last.langs_built]
+                last.langs_reused = [f"{x} {inputs.cut}" for x in last.langs_reused]
     except TTSError as err:
         hint = " (--tts auto falls back to the offline voice)" if args.tts == "edge" else ""
         _say(f"error: voice: {err}{hint}")
@@ -329,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if args.plan:
         return 0
+    summary = Summary.combine(summaries)
     if summary.langs_built or not (args.out / "index.html").is_file():
         from pipeline.page import write_page
 

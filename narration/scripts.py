@@ -205,19 +205,25 @@ def check_parity(scene_ids: Iterable[str], root: Path = SCRIPTS_DIR) -> None:
                                   f"{', '.join(m0)}: scenes wait for them in one order")
 
 
-def _video_field(lang: str, key: str, root: Path) -> str:
-    path = root / lang / "_video.toml"
+def video_file(lang: str, cut: str = "full", root: Path = SCRIPTS_DIR) -> Path:
+    """The file with a cut's title and summary: ``scripts/<lang>/_video.toml`` for the full
+    explainer, ``scripts/<lang>/_<cut>.toml`` for another cut (``_overview.toml``)."""
+    return root / lang / ("_video.toml" if cut == "full" else f"_{cut}.toml")
+
+
+def _video_field(lang: str, key: str, root: Path, cut: str) -> str:
+    path = video_file(lang, cut, root)
     value = _read(path).get(key)
     if not isinstance(value, str) or not value.strip():
         raise ScriptError(path, key, "missing or empty")
     return value.strip()
 
 
-def video_title(lang: str, root: Path = SCRIPTS_DIR) -> str:
-    """The whole video's title in ``lang`` (``scripts/<lang>/_video.toml``)."""
-    return _video_field(lang, "title", root)
+def video_title(lang: str, root: Path = SCRIPTS_DIR, cut: str = "full") -> str:
+    """The video's title in ``lang`` (see :func:`video_file`)."""
+    return _video_field(lang, "title", root, cut)
 
 
-def video_summary(lang: str, root: Path = SCRIPTS_DIR) -> str:
-    """The video's short summary in ``lang`` (``scripts/<lang>/_video.toml``)."""
-    return _video_field(lang, "summary", root)
+def video_summary(lang: str, root: Path = SCRIPTS_DIR, cut: str = "full") -> str:
+    """The video's short summary in ``lang`` (see :func:`video_file`)."""
+    return _video_field(lang, "summary", root, cut)

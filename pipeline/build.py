@@ -15,6 +15,7 @@ So a run with nothing changed synthesizes nothing, renders nothing and rewrites 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -49,6 +50,7 @@ from pipeline.store import Entry, Lookup, Probe, SceneStore
 from scenes.context import script_digest
 from scenes.contract import BeatPlan, ScenePlan
 from scenes.recording import PROJECT, digest, file_digest, read_inputs
+from scenes.registry import CUTS as CUT_NAMES
 from scenes.registry import SceneInfo
 
 BUILD_FORMAT = 1
@@ -111,6 +113,17 @@ class Summary:
     reused: list[str] = field(default_factory=list)
     langs_built: list[str] = field(default_factory=list)
     langs_reused: list[str] = field(default_factory=list)
+
+    @classmethod
+    def combine(cls, parts: Sequence[Summary]) -> Summary:
+        """One summary of several builds (one per cut)."""
+        out = cls()
+        for p in parts:
+            out.synthesized += p.synthesized
+            out.voiced += p.voiced
+            for name in ("rendered", "reused", "langs_built", "langs_reused"):
+                getattr(out, name).extend(getattr(p, name))
+        return out
 
 
 # -- voice --------------------------------------------------------------------------------
@@ -247,7 +260,7 @@ def other_lang(lang: str) -> str:
 def pipeline_code() -> dict[str, str]:
     """Digests of the code and data that turn pictures and audio into the outputs."""
     files = sorted([*PROJECT.glob("pipeline/*.py"), *PROJECT.glob("narration/*.py"),
-                    *SCRIPTS_DIR.glob("*/_video.toml"), *LEXICON_DIR.glob("*.toml")])
+                    *SCRIPTS_DIR.glob("*/_*.toml"), *LEXICON_DIR.glob("*.toml")])
     out = {f.relative_to(PROJECT).as_posix(): file_digest(f) for f in files}
     out["font"] = f"{style.FONT_FILE.name}:{style.FONT_FILE.stat().st_size}" \
         if style.FONT_FILE.is_file() else "-"
@@ -259,7 +272,8 @@ def language_key(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Scen
     """The digest of everything a language's outputs are made from (all scenes reused)."""
     other = other_lang(lang)
     return digest({
-        "format": BUILD_FORMAT, "lang": lang, "options": config.output_options(),
+        "format": BUILD_FORMAT, "lang": lang, "cut": inputs.cut,
+        "options": config.output_options(),
         "render": QUALITIES[config.quality],
         "scenes": [j.entry.key if j.entry else None for j in jobs],
         "pictures": [j.entry.video.sha256 if j.entry else None for j in jobs],
@@ -337,17 +351,21 @@ def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str
         tmp.with_suffix(".mp4").replace(tmp)
 
 
+# The scene a thumbnail is taken from, in each cut (it shows the whole idea).
+THUMBNAIL_SCENES = ("formula", "ov_formula")
+
+
 def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
-              scripts: list[SceneScript]) -> None:
+              scripts: list[SceneScript], cut: str = "full") -> None:
     """description.txt (title, summary, chapter list) and thumbnail.png."""
-    title = video_title(lang)
-    kit.write_description(staged / "description.txt", title, video_summary(lang), chapters,
-                          lang)
+    title = video_title(lang, cut=cut)
+    kit.write_description(staged / "description.txt", title, video_summary(lang, cut=cut),
+                          chapters, lang)
     # A frame from the formula scene when it is there (it shows the whole idea), else a
     # third of the way in.
     at = chapters[-1][1] / 3
     for script, (start, end, _t) in zip(scripts, chapters, strict=True):
-        if script.scene_id == "formula":
+        if script.scene_id in THUMBNAIL_SCENES:
             at = start + 0.6 * (end - start)
     frame = work / "thumb_frame.png"
     media.frame_png(staged / "video.mp4", at, frame)
@@ -357,8 +375,11 @@ def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, f
 def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[SceneJob],
                    clips: dict[tuple[str, str], Clip], key: str, staged: Path,
                    progress: BuildProgress) -> None:
-    """Every output of one language into ``staged``, then moved to ``OUT/<lang>``."""
-    work = config.out / ".work" / lang
+    """Every output of one language into ``staged``, then moved to its folder
+    (``OUT/<lang>``, or ``OUT/<lang>/overview`` for the overview)."""
+    cut = inputs.cut
+    title = video_title(lang, cut=cut)
+    work = config.out / ".work" / (lang if cut == "full" else f"{lang}-{cut}")
     work.mkdir(parents=True, exist_ok=True)
     staged.mkdir(parents=True, exist_ok=True)
     scripts = inputs.scripts[lang]
@@ -394,7 +415,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         cues, other_cues, both = write_subtitles(
             staged, lang, beats, [other_text[(p.scene_id, p.beat_id)] for p in placed])
         meta = work / "chapters.txt"
-        meta.write_text(media.ffmetadata_chapters(chapters, video_title(lang)), "utf-8")
+        meta.write_text(media.ffmetadata_chapters(chapters, title), "utf-8")
 
     segments = SegmentStore(config.cache / "segments")
     with Timer(progress, "master") as t_master:
@@ -419,7 +440,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             burn(staged, work, lang, cues, fps)
         say(f"[{lang}] subtitles burned in {t.seconds:.1f} s")
     with Timer(progress, "kit"):
-        write_kit(staged, work, lang, chapters, scripts)
+        write_kit(staged, work, lang, chapters, scripts, cut)
     if config.clips:
         with Timer(progress, "clips and deck") as t:
             spans = []
@@ -451,7 +472,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                     deck.Beat(p.start - c[0], p.text.display)
                     for p in placed if p.scene_id == sc.scene_id)))
                 slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived, by_id)
-            deck.write_deck(deck.Deck(video_title(lang), deck.FORMULA, video_summary(lang),
+            deck.write_deck(deck.Deck(title, deck.FORMULA, video_summary(lang, cut=cut),
                                       tuple(slides)), staged / "slides.pptx")
         size = (staged / "slides.pptx").stat().st_size / 1e6
         say(f"[{lang}] {len(made)} scene clips and slides.pptx ({len(slides) + 1} slides, "
@@ -459,7 +480,8 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
 
     manifest = {
         "lang": lang,
-        "title": video_title(lang),
+        "title": title,
+        "cut": cut,
         "duration": round(total, 3),
         "quality": config.quality,
         "loudness": {"integrated_lufs": final.integrated_lufs,
@@ -494,7 +516,9 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                      j.entry.times.layout) for j, c in zip(jobs, chapters, strict=True)
                     if j.entry], fps,
             spans=quality.join_spans([(c[0], st) for c, st in zip(chapters, stills,
-                                                                   strict=True)]))
+                                                                   strict=True)]),
+            hold_limit=quality.HOLD_LIMITS[cut])
+        report["cut"] = cut
     with Timer(progress, "pronunciation"):
         report["pronunciation"] = pronunciation.check(
             lang, [(p.scene_id, p.beat_id, p.text) for p in placed]).to_json()
@@ -507,9 +531,15 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     files = {p.relative_to(staged).as_posix(): p.stat().st_size
              for p in sorted(staged.rglob("*")) if p.is_file()}
     atomic.write_json(staged / "build.json", {"key": key, "files": files})
-    atomic.replace_dir(staged, config.out / lang)
+    final = inputs.out_dir(config.out, lang)
+    if cut == "full":
+        # The other cuts' folders live inside the full explainer's: carry them over.
+        for name in CUT_NAMES:
+            if name != "full" and (final / name).is_dir():
+                os.replace(final / name, staged / name)
+    atomic.replace_dir(staged, final)
     shutil.rmtree(work, ignore_errors=True)  # the joined picture and wavs: not needed again
-    say(f"[{lang}] wrote {config.out / lang / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")
+    say(f"[{lang}] wrote {final / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")
 
 
 def measure_stills(root: Path, jobs: list[SceneJob], fps: int, workers: int
@@ -582,9 +612,10 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
             summary.voiced += sum(len(s.beats) for s in inputs.scripts[lang])
     if plan_only:
         keep = {i.scene_id for i in complete}
-        plan_inputs = Inputs(inputs.numbers_path, inputs.numbers, inputs.derived, complete,
-                             {lang: [s for s in scripts if s.scene_id in keep]
-                              for lang, scripts in inputs.scripts.items()}, inputs.langs)
+        plan_inputs = dataclasses.replace(
+            inputs, scenes=complete,
+            scripts={lang: [s for s in scripts if s.scene_id in keep]
+                     for lang, scripts in inputs.scripts.items()})
     else:
         plan_inputs = inputs
     jobs = scene_jobs(config, plan_inputs, store, clips)
@@ -593,25 +624,27 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
             job.entry = job.lookup.entry
             store.touch(job.entry)
     if plan_only:
+        outputs = "outputs" if inputs.cut == "full" else f"{inputs.cut} outputs"
         for job in jobs:
             verdict = "reuse  " if job.entry else "rebuild"
             progress.say(f"{job.label:<22} {verdict} {job.lookup.reason}")
         for lang in plan_inputs.langs:
             mine = [j for j in jobs if j.lang == lang]
             if mine and all(j.entry for j in mine) and len(complete) == len(inputs.scenes):
-                same = previous_key(config.out / lang) == language_key(
+                same = previous_key(inputs.out_dir(config.out, lang)) == language_key(
                     config, plan_inputs, lang, mine, clips[lang])
-                progress.say(f"[{lang}] outputs            "
+                progress.say(f"[{lang}] {outputs:<18} "
                              + ("reuse   unchanged" if same else "rebuild inputs changed"))
             else:
-                progress.say(f"[{lang}] outputs            rebuild scenes re-rendered")
+                progress.say(f"[{lang}] {outputs:<18} rebuild scenes re-rendered")
         return summary
 
     # Languages that will be rebuilt read their reused pictures: check them whole first,
     # and render again any that is damaged (instead of failing on it at every run).
     for lang in plan_inputs.langs:
         mine = [j for j in jobs if j.lang == lang]
-        if all(j.entry for j in mine) and previous_key(config.out / lang) == language_key(
+        if all(j.entry for j in mine) and previous_key(
+                inputs.out_dir(config.out, lang)) == language_key(
                 config, plan_inputs, lang, mine, clips[lang]):
             continue
         for j in mine:
@@ -633,10 +666,11 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
     for lang in plan_inputs.langs:
         mine = [j for j in jobs if j.lang == lang]
         key = language_key(config, plan_inputs, lang, mine, clips[lang])
-        if previous_key(config.out / lang) == key:
+        if previous_key(inputs.out_dir(config.out, lang)) == key:
             summary.langs_reused.append(lang)
             continue
-        staged = config.out / f".{lang}.staging"
+        staged = config.out / (f".{lang}.staging" if inputs.cut == "full"
+                               else f".{lang}-{inputs.cut}.staging")
         shutil.rmtree(staged, ignore_errors=True)
         try:
             build_language(config, plan_inputs, lang, mine, clips[lang], key, staged,

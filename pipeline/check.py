@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="offline voice to time the beats with (default: offline, as the "
                         "video: Piper for English, espeak-ng for Chinese)")
     args = p.parse_args(argv)
-    infos = discover()
+    infos = discover(cut=None)  # both cuts
     if args.scenes:
         wanted = args.scenes.split(",")
         infos = [i for i in infos if i.scene_id in wanted]

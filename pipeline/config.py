@@ -56,3 +56,14 @@ class Inputs:
     scenes: list[SceneInfo]
     scripts: dict[str, list[SceneScript]]  # every language -> scripts in scene order
     langs: list[str]  # the languages to render
+    cut: str = "full"  # which video: the full explainer or the two-minute overview
+
+    def out_dir(self, out: Path, lang: str) -> Path:
+        """Where a language's outputs of this cut go: ``OUT/<lang>/`` for the full
+        explainer, ``OUT/<lang>/<cut>/`` for another cut (``OUT/zh/overview/``)."""
+        return cut_dir(out, lang, self.cut)
+
+
+def cut_dir(out: Path, lang: str, cut: str) -> Path:
+    """``OUT/<lang>/`` for the full explainer, ``OUT/<lang>/<cut>/`` for another cut."""
+    return out / lang if cut == "full" else out / lang / cut

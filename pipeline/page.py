@@ -75,11 +75,35 @@ LAB_FACTORS = tuple(1 + 0.5 * i for i in range(19))
 _LAB_QUESTION = re.compile(r"√|square root|根号")
 
 
+def _overview(out: Path, lang: str) -> dict | None:
+    """The two-minute overview of ``lang`` (``OUT/<lang>/overview/``), if it was rendered."""
+    folder = out / lang / "overview"
+    if not (folder / "manifest.json").is_file():
+        return None
+    m = json.loads((folder / "manifest.json").read_text("utf-8"))
+    other = m.get("subtitles", {}).get("tracks", [lang])[1:]
+    tracks = []
+    for o in [lang, *other]:
+        file = folder / (f"video.{o}.vtt" if o != lang else "video.vtt")
+        if file.is_file():
+            tracks.append({"lang": o, "label": LABELS[o], "cues": _cues(file)})
+    return {"title": m.get("title", ""), "src": f"{lang}/overview/video.mp4",
+            "poster": f"{lang}/overview/thumbnail.png"
+            if (folder / "thumbnail.png").is_file() else "",
+            "duration": m.get("duration", 0), "tracks": tracks}
+
+
 def page_data(out: Path, langs: list[str], numbers_path: Path | str | None = None) -> dict:
     data: dict = {"langs": [], "videos": {}, "lab": lab_data(numbers_path)}
     for lang in langs:
         manifest_path = out / lang / "manifest.json"
+        overview = _overview(out, lang)
         if not manifest_path.is_file():
+            if overview is not None:  # only the overview was rendered in this language
+                data["langs"].append(lang)
+                data["videos"][lang] = {"title": overview["title"], "overview": overview,
+                                        "src": "", "poster": "", "tracks": [], "chapters": [],
+                                        "clips": [], "quiz": []}
             continue
         m = json.loads(manifest_path.read_text("utf-8"))
         other = m.get("subtitles", {}).get("tracks", [lang])[1:]
@@ -120,6 +144,7 @@ def page_data(out: Path, langs: list[str], numbers_path: Path | str | None = Non
             "chapters": [{"t": sc["start"], "title": sc["title"]} for sc in m["scenes"]],
             "clips": clip_list,
             "quiz": quiz,
+            "overview": overview,
         }
     return data
 
@@ -127,11 +152,13 @@ def page_data(out: Path, langs: list[str], numbers_path: Path | str | None = Non
 # Page text in each language (the scripts' text comes from the manifests).
 WORDS = {
     "zh": {"chapters": "章节", "clips": "场景片段", "quiz": "小测验", "lab": "动手试一试",
+           "overview": "两分钟精简版", "full": "完整版讲解",
            "lang": "语言", "amp": "分数放大", "sqrt": "先除以 √d（示意里正好抵消放大）",
            "word": "词", "key": "键 k", "score": "分数", "share": "注意力份额",
            "query": "空格的 q", "try": "到实验台试一试",
            "lab_note": "分数 = q 和 k 的点积 × 放大倍数。所有数字都由 qkv_math 事先算好。"},
     "en": {"chapters": "Chapters", "clips": "Scene clips", "quiz": "Quiz", "lab": "Try it",
+           "overview": "The two-minute overview", "full": "The full explainer",
            "lang": "Language", "amp": "Score amplification",
            "sqrt": "Divide by √d first (here it exactly undoes the amplification)",
            "word": "word", "key": "key k", "score": "score", "share": "share of attention",
@@ -264,11 +291,25 @@ function show(l) {
   group.setAttribute("aria-label", w.lang);
   for (const b of group.querySelectorAll("button"))
     b.setAttribute("aria-pressed", String(b.dataset.lang === l));
-  player = el("video", {id: "player", controls: "", preload: "metadata"});
-  if (v.poster) player.setAttribute("poster", v.poster);
-  player.appendChild(el("source", {src: v.src, type: "video/mp4"}));
-  addCues(player, v.tracks);
-  document.getElementById("stage").replaceChildren(player);
+  // The overview first, above the full explainer (seed 000 embeds its short cut on top).
+  const stage = document.getElementById("stage"); stage.replaceChildren();
+  if (v.overview) {
+    const o = v.overview;
+    stage.appendChild(el("h2", {id: "h-overview"}, w.overview + " · " + stamp(o.duration)));
+    const ov = el("video", {id: "overview", controls: "", preload: "metadata"});
+    if (o.poster) ov.setAttribute("poster", o.poster);
+    ov.appendChild(el("source", {src: o.src, type: "video/mp4"})); addCues(ov, o.tracks);
+    stage.appendChild(ov);
+  }
+  player = null;
+  if (v.src) {
+    if (v.overview) stage.appendChild(el("h2", {id: "h-full"}, w.full));
+    player = el("video", {id: "player", controls: "", preload: "metadata"});
+    if (v.poster) player.setAttribute("poster", v.poster);
+    player.appendChild(el("source", {src: v.src, type: "video/mp4"}));
+    addCues(player, v.tracks);
+    stage.appendChild(player);
+  }
   for (const k of ["chapters", "clips", "quiz", "lab"])
     document.getElementById("h-" + k).textContent = w[k];
   const ch = document.getElementById("chapters"); ch.replaceChildren();

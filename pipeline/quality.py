@@ -30,6 +30,8 @@ from narration.timeline import still_while_speaking
 
 HOLD_LIMIT = 8.0
 """Longest stretch (s) the picture may stand still while the voice speaks."""
+HOLD_LIMITS = {"full": HOLD_LIMIT, "overview": 5.0}
+"""The same limit for each cut: a two-minute overview must keep moving."""
 STILL_REPORTED = 3.0
 """Still stretches shorter than this are not listed."""
 CPS_LIMIT = {"zh": 9.0, "en": 20.0}
@@ -216,16 +218,18 @@ def join_spans(per_scene: Sequence[tuple[float, Sequence[tuple[float, float]]]]
 
 def frozen_report(video: Path | None, speech: Sequence[tuple[float, float]],
                   fps: float | None = None,
-                  spans: Sequence[tuple[float, float]] | None = None) -> dict:
+                  spans: Sequence[tuple[float, float]] | None = None,
+                  limit: float = HOLD_LIMIT) -> dict:
     """Frozen stretches of ``video`` while the voice speaks (``speech`` intervals, s);
-    ``spans``, if given, are its still stretches already measured."""
+    ``spans``, if given, are its still stretches already measured; ``limit``: the longest
+    allowed."""
     if spans is None:
         assert video is not None
         spans, _fps = still_frames(video, fps=fps)
     stills = [(a, b) for a, b in still_while_speaking(spans, speech) if b - a >= STILL_REPORTED]
     return {
-        "limit_s": HOLD_LIMIT,
-        "over_limit": sum(1 for a, b in stills if b - a > HOLD_LIMIT),
+        "limit_s": limit,
+        "over_limit": sum(1 for a, b in stills if b - a > limit),
         "longest_s": round(max((b - a for a, b in stills), default=0.0), 2),
         "total_over_3s": round(sum(b - a for a, b in stills), 1),
         "stretches": [{"start": round(a, 2), "end": round(b, 2), "seconds": round(b - a, 2)}
@@ -237,9 +241,10 @@ def build_report(lang: str, picture: Path | None, speech: Sequence[tuple[float, 
                  cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, float]],
                  scenes: Sequence[tuple[str, float, float, Sequence[str], Sequence[str]]],
                  fps: float | None = None,
-                 spans: Sequence[tuple[float, float]] | None = None) -> dict:
+                 spans: Sequence[tuple[float, float]] | None = None,
+                 hold_limit: float = HOLD_LIMIT) -> dict:
     """The whole report: frozen stretches, cues, and per scene its length and warnings."""
-    frozen = frozen_report(picture, speech, fps, spans)
+    frozen = frozen_report(picture, speech, fps, spans, hold_limit)
     for st in frozen["stretches"]:
         st["scene"] = next((sid for sid, a, b, _w, _l in scenes if a <= st["start"] < b), "?")
     return {

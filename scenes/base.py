@@ -78,6 +78,7 @@ class NarratedScene(Scene):
     """
 
     scene_id: ClassVar[str] = ""
+    quick_title: ClassVar[bool] = False  # see ``title_card``
 
     def __init__(self, *args, plan: ScenePlan | None = None, **kwargs) -> None:
         """``plan`` comes from ``scenes.run``; a plain ``manim`` run looks for one in its
@@ -214,7 +215,16 @@ class NarratedScene(Scene):
 
     # -- shared pieces ------------------------------------------------------------------------
     def title_card(self, b: BeatClock) -> Mobject:
-        """Show the scene title large, then move it to the header; returns the header."""
+        """Show the scene title large, then move it to the header; returns the header.
+
+        With ``quick_title`` (the overview's scenes: a short cut must move on) the title
+        fades in at the header's place at once."""
+        if self.quick_title:
+            header = theme.text(self.script.title, theme.HEAD_SIZE, theme.MUTED)
+            theme.fit(header, theme.CONTENT_W)
+            header.to_edge(UP, buff=0.3)
+            self.play(FadeIn(header, shift=0.1 * DOWN), run_time=b.rt(0.05, 0.4))
+            return header
         big = theme.text(self.script.title, theme.TITLE_SIZE, theme.FG, weight="BOLD")
         theme.fit(big, theme.CONTENT_W)
         self.play(theme.reveal(big), run_time=b.rt(0.2, 1.2))

@@ -1,4 +1,8 @@
-"""Finds the scenes: every ``scenes/sNN_<id>.py`` with a NarratedScene subclass, in NN order.
+"""Finds the scenes of each cut, in order.
+
+The full explainer's scenes are ``scenes/sNN_<id>.py``, the two-minute overview's
+``scenes/oNN_<id>.py``; each file has a NarratedScene subclass whose ``scene_id`` is ``<id>``.
+Scene ids are unique across cuts: they name the scripts, the cached pictures and the clips.
 
 Read with ``ast`` so listing scenes does not import Manim.
 """
@@ -11,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SCENES_DIR = Path(__file__).resolve().parent
-_FILE = re.compile(r"s(\d\d)_(\w+)\.py")
+CUTS = {"full": "s", "overview": "o"}
+"""Each cut and the letter its scene files start with; ``full`` is the default cut."""
+_FILE = re.compile(r"([a-z])(\d\d)_(\w+)\.py")
 
 
 @dataclass(frozen=True)
@@ -20,13 +26,18 @@ class SceneInfo:
     order: int
     path: Path
     class_name: str
+    cut: str = "full"
 
 
-def discover(root: Path = SCENES_DIR) -> list[SceneInfo]:
+def discover(root: Path = SCENES_DIR, cut: str | None = "full") -> list[SceneInfo]:
+    """The scenes of ``cut`` in order (``None``: every cut's, the full explainer's first)."""
+    if cut is not None and cut not in CUTS:
+        raise ValueError(f"unknown cut {cut!r}; known: {', '.join(CUTS)}")
+    by_letter = {letter: name for name, letter in CUTS.items()}
     found: list[SceneInfo] = []
-    for path in sorted(root.glob("s[0-9][0-9]_*.py")):
+    for path in sorted(root.glob("[a-z][0-9][0-9]_*.py")):
         m = _FILE.fullmatch(path.name)
-        if not m:
+        if not m or m.group(1) not in by_letter:
             continue
         tree = ast.parse(path.read_text("utf-8"), str(path))
         for node in tree.body:
@@ -37,14 +48,16 @@ def discover(root: Path = SCENES_DIR) -> list[SceneInfo]:
                         and isinstance(stmt.targets[0], ast.Name)
                         and stmt.targets[0].id == "scene_id"
                         and isinstance(stmt.value, ast.Constant)):
-                    if stmt.value.value != m.group(2):
+                    if stmt.value.value != m.group(3):
                         raise ValueError(f"{path}: scene_id {stmt.value.value!r} differs from "
-                                         f"the file's name ({m.group(2)!r}); output files "
+                                         f"the file's name ({m.group(3)!r}); output files "
                                          f"are named after it")
-                    found.append(SceneInfo(stmt.value.value, int(m.group(1)), path, node.name))
-    found.sort(key=lambda s: s.order)
+                    found.append(SceneInfo(stmt.value.value, int(m.group(2)), path, node.name,
+                                           by_letter[m.group(1)]))
     ids = [s.scene_id for s in found]
     dupes = {i for i in ids if ids.count(i) > 1}
     if dupes:
         raise ValueError(f"scene ids defined twice: {', '.join(sorted(dupes))}")
-    return found
+    cuts = list(CUTS)
+    found.sort(key=lambda s: (cuts.index(s.cut), s.order))
+    return [s for s in found if cut is None or s.cut == cut]

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     from scenes.recording import project_code, sha256_file
     from scenes.registry import discover
 
-    info = next((i for i in discover() if i.scene_id == plan.scene_id), None)
+    info = next((i for i in discover(cut=None) if i.scene_id == plan.scene_id), None)
     if info is None:
         print(f"error: {args[0]}: scene_id: no scene {plan.scene_id!r}", file=sys.stderr)
         return 2

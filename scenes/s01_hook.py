@@ -41,14 +41,19 @@ class HookScene(NarratedScene):
     scene_id = "hook"
 
     def narrate(self) -> None:
-        fb = self.numbers.fill_blank
-        tokens = fb.tokens[self.lang]
-        weights = self.derived.fill_weights
-        ranks = self.derived.fill_order
+        self._intro()
+        self._answer()
+        self._scores()
+        self._question()
+        self._qkv()
 
+    # -- the beats ------------------------------------------------------------------------------
+    def _intro(self) -> None:
+        tokens = self.numbers.fill_blank.tokens[self.lang]
         with self.beat("intro") as b:
-            header = self.title_card(b)
-            lines, spans, where, blank = self._sentence(tokens)
+            self.header = self.title_card(b)
+            self.lines, self.spans, self.where, self.blank = self._sentence(tokens)
+            lines, blank = self.lines, self.blank
             self.play(theme.reveal(lines[0]), run_time=min(b.rt(0.25, 1.6), b.time_to("second")))
             b.until("second")
             self.play(theme.reveal(lines[1]), run_time=b.rt(0.25, 1.6))
@@ -56,6 +61,8 @@ class HookScene(NarratedScene):
             self.play(Indicate(blank, color=theme.Q_COLOR, scale_factor=1.3),
                       run_time=b.rt(0.1, 0.8))
 
+    def _answer(self) -> None:
+        spans, blank = self.spans, self.blank
         with self.beat("answer") as b:
             answer = theme.text(self.s("answer"), theme.BODY_SIZE, theme.GOOD, weight="BOLD")
             widgets.keep_inside_x(answer.next_to(blank, DOWN, buff=0.3))
@@ -75,12 +82,17 @@ class HookScene(NarratedScene):
             b.until("wrong")
             self.play(FadeIn(wrong, shift=0.1 * DOWN), run_time=b.rt(0.08, 0.5))
             self.play(Create(strike), run_time=b.rt(0.08, 0.5))
+            self.marked = (answer, clue, lure, wrong, strike)
 
+    def _scores(self) -> None:
+        tokens = self.numbers.fill_blank.tokens[self.lang]
+        weights = self.derived.fill_weights
+        lines, spans, where, blank = self.lines, self.spans, self.where, self.blank
         with self.beat("scores") as b:
             order = sorted(range(len(tokens)), key=lambda i: where[i])
             chips, blank_chip = self._chips(tokens, order)
             lead = b.time_to("look")
-            self.play(*[FadeOut(m) for m in (answer, clue, lure, wrong, strike)],
+            self.play(*[FadeOut(m) for m in self.marked],
                       run_time=min(0.3, lead / 4))
             self.play(lines.animate.move_to(UP * (theme.CONTENT_TOP - 0.15 - lines.height / 2))
                       .set_opacity(0.55), run_time=min(0.6, lead / 3))
@@ -118,7 +130,11 @@ class HookScene(NarratedScene):
                           arcs[i].animate.set_stroke(width=1 + 9 * float(weights[i]) / top_w),
                           Indicate(chips[i][1], color=theme.SHARE_COLOR, scale_factor=1.15),
                           run_time=b.rt(0.06, 0.6))
+        self.chips, self.bar_mobs = chips, bar_mobs
 
+    def _question(self) -> None:
+        ranks, lines = self.derived.fill_order, self.lines
+        chips, bar_mobs = self.chips, self.bar_mobs
         with self.beat("question") as b:
             question = theme.text(self.s("question"), theme.HEAD_SIZE + 4, theme.FG, weight="BOLD")
             theme.fit(question, theme.CONTENT_W)
@@ -135,8 +151,9 @@ class HookScene(NarratedScene):
             self.play(Indicate(VGroup(chips[worst][1], bar_mobs[worst]), color=theme.GOOD,
                                scale_factor=1.1), run_time=b.rt(0.12, 0.9))
 
+    def _qkv(self) -> None:
         with self.beat("qkv") as b:
-            self.clear_content(b, keep=(header,))
+            self.clear_content(b, keep=(self.header,))
             cards = VGroup(*[
                 self._role_card(letter, self.s(f"{key}_name"), self.s(f"{key}_role"), color)
                 for letter, key, color in (("Q", "q", theme.Q_COLOR), ("K", "k", theme.K_COLOR),

@@ -46,11 +46,7 @@ class SoftmaxScene(NarratedScene):
     scene_id = "softmax"
 
     def narrate(self) -> None:
-        fb, d = self.numbers.fill_blank, self.derived
-        self.tokens, self.scores = fb.tokens[self.lang], d.fill_scores
-        self.n, self.top = len(self.tokens), d.fill_order[0]
-        self.y_rows = [Y_HEAD - 0.6 - ROW_H * i for i in range(self.n)]
-        self.y_low = self.y_rows[-1] - 0.85
+        self._setup()
         self._intro()
         self._naive()
         self._which_constant()
@@ -58,6 +54,14 @@ class SoftmaxScene(NarratedScene):
         self._exp()
         self._divide()
         self._formula()
+
+    def _setup(self) -> None:
+        """The words, their scores and the rows they sit on."""
+        fb, d = self.numbers.fill_blank, self.derived
+        self.tokens, self.scores = fb.tokens[self.lang], d.fill_scores
+        self.n, self.top = len(self.tokens), d.fill_order[0]
+        self.y_rows = [Y_HEAD - 0.6 - ROW_H * i for i in range(self.n)]
+        self.y_low = self.y_rows[-1] - 0.85
 
     # -- the beats ------------------------------------------------------------------------------
     def _intro(self) -> None:
@@ -221,7 +225,7 @@ class SoftmaxScene(NarratedScene):
                       FadeIn(total), run_time=b.rt(0.08, 0.8))
             b.until("div")
             x_div = exp_col.get_right()[0] + 0.35
-            divs = VGroup(*[
+            self.divs = divs = VGroup(*[
                 theme.text(self.s("divide_by"), theme.SMALL_SIZE, theme.MUTED)
                 .move_to(UP * y).align_to(RIGHT * x_div, LEFT) for y in y_rows])
             x_bar = divs.get_right()[0] + 0.4
@@ -232,9 +236,12 @@ class SoftmaxScene(NarratedScene):
                                     FadeOut(self.steps), FadeIn(sm_bars[0]),
                                     Indicate(total, color=theme.SHARE_COLOR),
                                     run_time=b.rt(0.06, 0.6))
+            # The naive attempt's bars, dashed, when the narration compares them ({@ghost});
+            # the overview never showed them.
+            compare = "ghost" in b.marks
             ghosts = VGroup()
             for s, bar in zip(d.fill_shifted, sm_bars[1], strict=True):
-                if s > 0:
+                if s > 0 and compare:
                     r = Rectangle(width=s * BAR_LEN, height=bar[0].height)
                     r.set_stroke(theme.FG, 2).align_to(bar[0], LEFT).set_y(bar[0].get_y())
                     ghosts.add(DashedVMobject(r, num_dashes=24))
@@ -243,10 +250,11 @@ class SoftmaxScene(NarratedScene):
             self._reveal(b, "w", [
                 lambda i: [FadeIn(divs[i], shift=0.15 * RIGHT), *_grow(sm_bars[1][i])]
                 for _ in range(self.n)])
-            b.until("ghost")
-            self.legend = theme.text(self.s("naive_ghost"), theme.SMALL_SIZE, theme.MUTED)
-            self.legend.move_to(UP * self.y_low).align_to(sm_bars, LEFT)
-            self.play(Create(ghosts), FadeIn(self.legend), run_time=b.rt(0.1, 1.0))
+            if compare:
+                b.until("ghost")
+                self.legend = theme.text(self.s("naive_ghost"), theme.SMALL_SIZE, theme.MUTED)
+                self.legend.move_to(UP * self.y_low).align_to(sm_bars, LEFT)
+                self.play(Create(ghosts), FadeIn(self.legend), run_time=b.rt(0.1, 1.0))
             self.play(Indicate(sm_bars[1][self.top], color=theme.SHARE_COLOR, scale_factor=1.15),
                       run_time=b.rt(0.08, 1.0))
 

@@ -42,6 +42,15 @@ class WeightedSumScene(NarratedScene):
     scene_id = "weighted_sum"
 
     def narrate(self) -> None:
+        ctx = self._context()
+        self._intro(ctx)
+        self._values(ctx)
+        self._multiply(ctx)
+        self._sum(ctx)
+        self._why_not_top(ctx)
+
+    def _context(self) -> SimpleNamespace:
+        """What every beat reads: the example's values and where the rows sit."""
         fb = self.numbers.fill_blank
         d = self.derived
         tokens = fb.tokens[self.lang]
@@ -53,14 +62,9 @@ class WeightedSumScene(NarratedScene):
         feat_y = top_y - 0.5
         row_y = [feat_y - 0.7 - i * ROW_H for i in range(n)]
 
-        ctx = SimpleNamespace(
+        return SimpleNamespace(
             d=d, fb=fb, feat_y=feat_y, features=features, n=n, out=out, row_y=row_y, tokens=tokens,
             top_y=top_y, weights=weights)
-        self._intro(ctx)
-        self._values(ctx)
-        self._multiply(ctx)
-        self._sum(ctx)
-        self._why_not_top(ctx)
 
     # -- the beats ------------------------------------------------------------------------------
     def _intro(self, ctx: SimpleNamespace) -> None:

@@ -46,8 +46,14 @@ class RecapQuizScene(NarratedScene):
     scene_id = "recap_quiz"
 
     def narrate(self) -> None:
+        self._recap()
+        self._quiz()
+        self._outro()
+
+    # -- the beats ------------------------------------------------------------------------------
+    def _recap(self) -> None:
         with self.beat("recap") as b:
-            header = self.title_card(b)
+            self.header = self.title_card(b)
             f = theme.attention_formula(size=50)
             f.move_to(UP * (theme.CONTENT_TOP - 0.15 - f.height / 2))
             name = theme.text(self.s("name"), theme.BODY_SIZE, theme.ACCENT)
@@ -70,7 +76,10 @@ class RecapQuizScene(NarratedScene):
                     light.append(rows[k - 2][0].animate.set_color(theme.MUTED))
                 self.play(*light, FadeIn(row, shift=0.1 * RIGHT), run_time=b.rt(0.05, 0.6))
                 lit = box
+            self.recap = VGroup(f, name, rows, lit)
 
+    def _quiz(self) -> None:
+        header = self.header
         questions = self.items("q")
         labels = self.items("qlabel")
         line_colors = {
@@ -107,9 +116,10 @@ class RecapQuizScene(NarratedScene):
                     b.until(mark)
                     self.play(FadeIn(line, shift=0.1 * RIGHT), run_time=b.rt(0.08, 0.6))
 
+    def _outro(self) -> None:
         with self.beat("outro") as b:
             # The closing card: the whole idea in one line, and where to go next.
-            self.clear_content(b, keep=(header,))
+            self.clear_content(b, keep=(self.header,))
             f = theme.attention_formula(size=56)
             f.move_to(UP * 0.9)
             line = theme.text(self.s("one_line"), theme.BODY_SIZE, theme.MUTED)

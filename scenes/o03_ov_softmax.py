@@ -1,0 +1,93 @@
+"""Overview ③: the scores become softmax shares (e to each score, divided by the total),
+then a word on √d: amplified scores put nearly everything on one word.
+
+The softmax scene's beats ``intro``, ``exp`` and ``divide``, re-timed (the add-a-constant
+detour is left for the full explainer), and a beat of its own for √d, drawn from the same
+amplified rows as the scaling scene and the page's lab.
+"""
+
+from __future__ import annotations
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    ReplacementTransform,
+    VGroup,
+)
+
+from scenes import theme, widgets
+from scenes.s07_softmax import BAR_LEN, X_SCORE, Y_HEAD, SoftmaxScene
+
+AMP_ROW = 3  # the script's {sc.amp.3}: the strongest amplification of the scaling scene
+X_BARS = X_SCORE + 1.6  # where the bars move once the e-column has gone
+
+
+class OverviewSoftmaxScene(SoftmaxScene):
+    scene_id = "ov_softmax"
+    quick_title = True
+
+    def narrate(self) -> None:
+        self._setup()
+        self._intro()
+        self.naive = VGroup(self.slots, self.brace, self.whole)  # what ``_exp`` clears
+        self._exp()
+        self._divide()
+        self._sqrt()
+
+    def _sqrt(self) -> None:
+        row = self.derived.amplified_rows[AMP_ROW]
+        with self.beat("sqrt") as b:
+            b.until("long")
+            bars = self.sm_bars
+            self.cap = widgets.swap(self, self.cap,
+                                    self._caption(self.s("long"), theme.ACCENT),
+                                    FadeOut(VGroup(self.exp_col, self.total, self.divs)),
+                                    run_time=b.rt(0.06, 0.6))
+            self.play(bars.animate.shift(RIGHT * (X_BARS - bars[1][0][0].get_left()[0])),
+                      run_time=b.rt(0.05, 0.5))
+            b.until("amp")
+            amp_head = theme.text(self.s("amp"), theme.SMALL_SIZE, theme.ACCENT)
+            amp_head.move_to(RIGHT * X_SCORE + UP * Y_HEAD)
+            # clear of the "word" heading on its left (the label is wider than "score")
+            amp_head.shift(RIGHT * max(0.0, self.names.get_right()[0] + 0.3
+                                       - amp_head.get_left()[0]))
+            big = VGroup(*[theme.text(self.num(row.factor * s), theme.NUM_SIZE, theme.ACCENT)
+                           .move_to(c) for s, c in zip(self.scores, self.score_col[1],
+                                                       strict=True)])
+            self.play(FadeOut(self.score_col), FadeIn(amp_head), FadeIn(big, shift=0.1 * UP),
+                      run_time=b.rt(0.06, 0.6))
+            self._morph(row.weights_raw, theme.ACCENT, b.rt(0.1, 1.0))
+            self.play(Indicate(self.sm_bars[1][self.top], color=theme.ACCENT, scale_factor=1.1),
+                      run_time=b.rt(0.06, 0.6))
+            b.until("div")
+            skip = theme.text(self.s("skip"), theme.SMALL_SIZE, theme.MUTED)
+            theme.fit(skip, theme.CONTENT_W)
+            skip.move_to(UP * self.y_low).align_to(self.names, LEFT)
+            widgets.keep_inside_x(skip)
+            self.cap = widgets.swap(self, self.cap,
+                                    self._caption(self.s("div"), theme.SHARE_COLOR),
+                                    FadeOut(VGroup(amp_head, big)), FadeIn(self.score_col),
+                                    run_time=b.rt(0.06, 0.6))
+            self._morph(row.weights_scaled, theme.SHARE_COLOR, b.rt(0.1, 1.0))
+            self.play(FadeIn(skip, shift=0.1 * UP), run_time=b.rt(0.05, 0.5))
+
+    def _morph(self, shares, color: str, run_time: float) -> None:
+        """The share bars stretch to ``shares``; their labels swap (no glyph morph)."""
+        head, body = self.sm_bars
+        x0 = body[0][0].get_left()[0]
+        new = VGroup()
+        anims = []
+        for s, old in zip(shares, body, strict=True):
+            bar = widgets.share_bar(float(s), self.pct(s), BAR_LEN, color)
+            bar.align_to(RIGHT * x0, LEFT).set_y(old.get_y())
+            anims += [ReplacementTransform(old[0], bar[0]), FadeOut(old[1], shift=0.1 * DOWN),
+                      FadeIn(bar[1], shift=0.1 * DOWN)]
+            new.add(bar)
+        self.play(*anims, head.animate.set_color(color), run_time=run_time)
+        self.sm_bars = VGroup(head, new)
+        self.add(self.sm_bars)
