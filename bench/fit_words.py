@@ -68,7 +68,7 @@ def problems(path: Path, lang: str, scene_ids: set[str] | None, media: str) -> d
     os.environ["QKV_LANG"] = lang
     found: dict[str, str] = {}
     try:
-        for info in discover():
+        for info in discover(cut=None):
             if scene_ids and info.scene_id not in scene_ids:
                 continue
             cls = load_scene_class(info)

@@ -25,7 +25,7 @@ from scenes.registry import discover
 
 PLACEHOLDER = re.compile(r"\{@[A-Za-z0-9_]*\}|\{[A-Za-z0-9_.]*(?::[A-Za-z0-9]*)?\}")
 SCRIPT_FILES = sorted(SCRIPTS_DIR.glob("*/*.toml"))
-SCENE_FILES = [s.path for s in discover()]
+SCENE_FILES = [s.path for s in discover(cut=None)]
 
 
 def _strings(node: object, key: str = ""):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,8 +32,41 @@ def test_list_shows_every_scene_with_titles():
     p = run("--list")
     assert p.returncode == 0, p.stderr
     lines = p.stdout.strip().splitlines()
-    assert [line.split()[0] for line in lines] == [s.scene_id for s in discover()]
+    assert [line.split()[:2] for line in lines] == [[s.scene_id, s.cut]
+                                                    for s in discover(cut=None)]
+    assert {s.cut for s in discover(cut=None)} == {"full", "overview"}
     assert all(" / " in line for line in lines)
+
+
+def test_list_of_one_cut():
+    p = run("--list", "--cut", "overview")
+    assert p.returncode == 0, p.stderr
+    ids = [line.split()[0] for line in p.stdout.strip().splitlines()]
+    assert ids == [s.scene_id for s in discover(cut="overview")] and len(ids) >= 4
+
+
+def test_a_scene_of_the_other_cut_is_refused_naming_the_cut(tmp_path):
+    p = run("--scenes", "ov_scores", "--out", str(tmp_path / "out"))
+    assert p.returncode == 2
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "ov_scores" in lines[0] and "--cut" in lines[0], p.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_plan_lists_the_overview_jobs(tmp_path):
+    """``--plan --cut all``: every scene job of both cuts and each cut's outputs, per
+    language; nothing is synthesized or written."""
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    p = run("--plan", "--cut", "all", "--lang", "all", "--tts", "offline", "--quality", "low",
+            "--out", str(out), "--cache", str(cache))
+    assert p.returncode == 0, p.stderr
+    for lang in ("zh", "en"):
+        for s in discover(cut=None):
+            assert re.search(rf"^\[{lang}\] {s.scene_id} +rebuild", p.stderr, re.M), s
+        assert re.search(rf"^\[{lang}\] outputs +rebuild", p.stderr, re.M)
+        assert re.search(rf"^\[{lang}\] overview outputs +rebuild", p.stderr, re.M)
+    assert not (cache / "audio").exists() or not any((cache / "audio").iterdir())
+    assert not (out / "zh").exists()
 
 
 @pytest.mark.parametrize(("args", "option"), [

@@ -61,6 +61,104 @@ def rendered(tmp_path_factory):
     return tmp / "out", first, second
 
 
+OVERVIEW_SCENES = "ov_scores,ov_weighted_sum"
+
+
+@pytest.fixture(scope="module")
+def overview(rendered):
+    """Two scenes of the overview cut rendered beside the full cut's (same numbers file,
+    output folder and cache); the full cut's build keys before and after."""
+    out, _, _ = rendered
+    tmp = out.parent
+    keys = {lang: json.loads((out / lang / "build.json").read_text("utf-8"))["key"]
+            for lang in ("zh", "en")}
+    cmd = [sys.executable, str(ROOT / "render.py"), "--cut", "overview", "--lang", "all",
+           "--quality", "low", "--scenes", OVERVIEW_SCENES, "--tts", "offline",
+           "--numbers", str(tmp / "numbers.toml"), "--out", str(out), "--cache",
+           str(tmp / "cache")]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return out, run, keys
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_overview_is_a_cut_of_its_own(overview, lang):
+    """OUT/<lang>/overview/: its own master (two subtitle tracks, chapters), manifest,
+    report (the overview's 5 s limit on a still picture), thumbnail and description; the
+    full cut's outputs are left as they were."""
+    out, _run, keys = overview
+    folder = out / lang / "overview"
+    info = probe(folder / "video.mp4")
+    assert [s.codec for s in info.of("subtitle")] == ["mov_text", "mov_text"]
+    manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
+    assert manifest["cut"] == "overview"
+    assert [sc["id"] for sc in manifest["scenes"]] == OVERVIEW_SCENES.split(",")
+    assert [c[1] for c in info.chapters] == [sc["title"] for sc in manifest["scenes"]]
+    report = json.loads((folder / "report.json").read_text("utf-8"))
+    assert report["cut"] == "overview"
+    assert report["frozen_while_speaking"]["limit_s"] == 5.0
+    assert report["frozen_while_speaking"]["over_limit"] == 0
+    assert report["cues"]["bad_breaks"] == [] and report["cues"]["over_cps"] == []
+    assert report["pronunciation"]["mismatches"] == []
+    assert report["pronunciation"]["unspoken"] == []
+    assert all(not s["layout"] for s in report["scenes"])
+    assert (folder / "thumbnail.png").stat().st_size > 10_000
+    from narration.scripts import video_title
+    assert (folder / "description.txt").read_text("utf-8").startswith(
+        video_title(lang, cut="overview"))
+    # the full cut's outputs are untouched, and its own manifest says so
+    assert json.loads((out / lang / "build.json").read_text("utf-8"))["key"] == keys[lang]
+    assert json.loads((out / lang / "manifest.json").read_text("utf-8"))["cut"] == "full"
+
+
+def test_full_cut_rerun_keeps_the_overview(overview):
+    """Rebuilding the full cut's outputs carries the overview's folder over."""
+    out, _, _ = overview
+    tmp = out.parent
+    before = (out / "zh" / "overview" / "video.mp4").stat().st_mtime_ns
+    (out / "zh" / "build.json").unlink()  # forces the full cut's outputs to be rebuilt
+    cmd = [sys.executable, str(ROOT / "render.py"), "--lang", "zh", "--quality", "low",
+           "--scenes", "formula,worked_example", "--tts", "offline", "--numbers",
+           str(tmp / "numbers.toml"), "--out", str(out), "--cache", str(tmp / "cache")]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert "outputs zh rebuilt" in p.stderr
+    assert (out / "zh" / "overview" / "video.mp4").stat().st_mtime_ns == before
+    assert (out / "zh" / "video.mp4").is_file()
+
+
+def test_one_numbers_file_reaches_both_cuts(overview, tmp_path):
+    """A changed numbers file: the plan re-renders the scenes of both cuts that read the
+    changed numbers (the worked example's V; the blank's query) and rebuilds both cuts'
+    outputs."""
+    out, _, _ = overview
+    tmp = out.parent
+    changed = tmp_path / "numbers.toml"
+    text = (tmp / "numbers.toml").read_text("utf-8")
+    assert "query = [1, 1, 0]" in text and f"V = {NEW_V}" in text
+    changed.write_text(text.replace("query = [1, 1, 0]", "query = [1, 2, 0]")
+                       .replace(f"V = {NEW_V}", "V = [[1, 1], [2, 0], [0, 3]]"), "utf-8")
+    p = subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), "--plan", "--cut", "all", "--lang", "all",
+         "--quality", "low", "--scenes", f"worked_example,{OVERVIEW_SCENES}", "--tts",
+         "offline", "--numbers", str(changed), "--out", str(out), "--cache",
+         str(tmp / "cache")], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    for lang in ("zh", "en"):
+        for scene in ["worked_example", *OVERVIEW_SCENES.split(",")]:
+            assert re.search(rf"^\[{lang}\] {scene} +rebuild", p.stderr, re.M), p.stderr
+        assert re.search(rf"^\[{lang}\] outputs +rebuild", p.stderr, re.M)
+        assert re.search(rf"^\[{lang}\] overview outputs +rebuild", p.stderr, re.M)
+    # and with the numbers it was rendered from, both cuts are up to date
+    same = subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), "--plan", "--cut", "overview", "--lang",
+         "all", "--quality", "low", "--scenes", OVERVIEW_SCENES, "--tts", "offline",
+         "--numbers", str(tmp / "numbers.toml"), "--out", str(out), "--cache",
+         str(tmp / "cache")], capture_output=True, text=True, timeout=300)
+    assert same.returncode == 0, same.stderr[-3000:]
+    assert "rebuild" not in same.stderr, same.stderr
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_video_has_picture_voice_and_tagged_subtitles_in_step(rendered, lang):
     out, _, _ = rendered
@@ -340,10 +438,11 @@ def _page_json(out: Path) -> dict:
     return json.loads(blob.group(1).replace("<\\/", "</"))
 
 
-def test_preview_page_in_a_real_browser(rendered, tmp_path):
-    """index.html from file:// in headless Chromium: subtitles show on the video and on a
-    clip (no server: cues come from the page), the language follows ?lang= and the switch
-    renames the tab, a chapter seeks, plays and brings the player into view."""
+def test_preview_page_in_a_real_browser(rendered, overview, tmp_path):
+    """index.html from file:// in headless Chromium: the overview above the full video,
+    subtitles show on both and on a clip (no server: cues come from the page), the language
+    follows ?lang= and the switch renames the tab, a chapter seeks, plays and brings the
+    player into view."""
     out, _, _ = rendered
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -367,6 +466,18 @@ def test_preview_page_in_a_real_browser(rendered, tmp_path):
             cues = read_srt(out / lang / "video.srt")
             assert tracks[0] == [lang, "showing", len(cues)]
             assert len(tracks) == 2 and tracks[1][1] == "hidden" and tracks[1][2] > 0
+            # the two-minute overview comes first, above the full video, with its subtitles
+            short = driver.find_element(By.ID, "overview")
+            assert driver.execute_script("return arguments[0].currentSrc", short).endswith(
+                f"/{lang}/overview/video.mp4")
+            assert driver.execute_script(
+                "return arguments[0].getBoundingClientRect().bottom <= "
+                "arguments[1].getBoundingClientRect().top", short, player)
+            ov_cues = read_srt(out / lang / "overview" / "video.srt")
+            assert driver.execute_script(
+                "return [arguments[0].textTracks[0].language, arguments[0].textTracks[0].mode,"
+                " arguments[0].textTracks[0].cues.length]", short) == [lang, "showing",
+                                                                         len(ov_cues)]
             # a cue is on screen at its time, and reads as the subtitle file does
             at = (cues[1].start + cues[1].end) / 2
             driver.execute_script("arguments[0].currentTime = arguments[1]", player, at)

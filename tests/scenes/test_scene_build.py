@@ -8,7 +8,7 @@ from narration.numfmt import LANGS
 from narration.scripts import check_parity
 from scenes.registry import discover
 
-SCENES = discover()
+SCENES = discover(cut=None)  # both cuts
 
 
 def test_scene_ids_are_unique_and_ordered():
