@@ -351,22 +351,27 @@ def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str
         tmp.with_suffix(".mp4").replace(tmp)
 
 
-# The scene a thumbnail is taken from, in each cut (it shows the whole idea).
-THUMBNAIL_SCENES = ("formula", "ov_formula")
+def thumbnail_time(placed: Sequence[PlacedBeat], chapters: list[tuple[float, float, str]]
+                   ) -> float:
+    """Where the thumbnail's frame is taken: in the formula scene (it shows the whole idea),
+    60% of the way in; in the overview's, at the end of its recap beat, with all four steps
+    of the formula lit; else a third of the way into the video."""
+    for p in placed:
+        if p.scene_id == "ov_formula" and p.beat_id == "recap":
+            return p.end - 0.2
+    for start, end, _title in chapters:
+        if any(p.scene_id == "formula" and start <= p.start < end for p in placed):
+            return start + 0.6 * (end - start)
+    return chapters[-1][1] / 3
 
 
 def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
-              scripts: list[SceneScript], cut: str = "full") -> None:
-    """description.txt (title, summary, chapter list) and thumbnail.png."""
+              at: float, cut: str = "full") -> None:
+    """description.txt (title, summary, chapter list) and thumbnail.png (the frame at
+    ``at`` seconds, see :func:`thumbnail_time`)."""
     title = video_title(lang, cut=cut)
     kit.write_description(staged / "description.txt", title, video_summary(lang, cut=cut),
                           chapters, lang)
-    # A frame from the formula scene when it is there (it shows the whole idea), else a
-    # third of the way in.
-    at = chapters[-1][1] / 3
-    for script, (start, end, _t) in zip(scripts, chapters, strict=True):
-        if script.scene_id in THUMBNAIL_SCENES:
-            at = start + 0.6 * (end - start)
     frame = work / "thumb_frame.png"
     media.frame_png(staged / "video.mp4", at, frame)
     kit.thumbnail(frame, title, lang, staged / "thumbnail.png")
@@ -440,7 +445,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             burn(staged, work, lang, cues, fps)
         say(f"[{lang}] subtitles burned in {t.seconds:.1f} s")
     with Timer(progress, "kit"):
-        write_kit(staged, work, lang, chapters, scripts, cut)
+        write_kit(staged, work, lang, chapters, thumbnail_time(placed, chapters), cut)
     if config.clips:
         with Timer(progress, "clips and deck") as t:
             spans = []

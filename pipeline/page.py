@@ -312,6 +312,9 @@ function show(l) {
   }
   for (const k of ["chapters", "clips", "quiz", "lab"])
     document.getElementById("h-" + k).textContent = w[k];
+  // with the overview above, say whose chapters and clips these are
+  if (v.overview && v.src) for (const k of ["chapters", "clips"])
+    document.getElementById("h-" + k).textContent = w.full + " · " + w[k];
   const ch = document.getElementById("chapters"); ch.replaceChildren();
   v.chapters.forEach(c => { const li = el("li"); const b = el("button", {"data-t": c.t});
     b.appendChild(el("span", {class: "t"}, stamp(c.t))); b.appendChild(el("span", {}, c.title));
