@@ -136,7 +136,7 @@ def test_one_numbers_file_reaches_both_cuts(overview, tmp_path):
     changed = tmp_path / "numbers.toml"
     text = (tmp / "numbers.toml").read_text("utf-8")
     assert "query = [1, 1, 0]" in text and f"V = {NEW_V}" in text
-    changed.write_text(text.replace("query = [1, 1, 0]", "query = [1, 2, 0]")
+    changed.write_text(text.replace("query = [1, 1, 0]", "query = [1, 1, 1]")
                        .replace(f"V = {NEW_V}", "V = [[1, 1], [2, 0], [0, 3]]"), "utf-8")
     p = subprocess.run(
         [sys.executable, str(ROOT / "render.py"), "--plan", "--cut", "all", "--lang", "all",
