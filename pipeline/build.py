@@ -49,7 +49,7 @@ from pipeline.segments import SegmentStore
 from pipeline.store import Entry, Lookup, Probe, SceneStore
 from scenes.context import script_digest
 from scenes.contract import BeatPlan, ScenePlan
-from scenes.recording import PROJECT, digest, file_digest, read_inputs
+from scenes.recording import PROJECT, digest, file_digest, read_inputs, sha256_file
 from scenes.registry import CUTS as CUT_NAMES
 from scenes.registry import SceneInfo
 
@@ -329,10 +329,16 @@ def burn(staged: Path, work: Path, lang: str, cues: list[Cue], fps: int) -> None
 
 
 def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str, fps: int,
-              out: Path, crf: int = 18, gop_seconds: float = 0.5) -> None:
+              out: Path, crf: int = 18, gop_seconds: float = 0.5,
+              height: int | None = None) -> None:
     """``video`` with ``cues`` drawn into the picture, in the bundled font, inside the
-    subtitle band (the master's burned copy, the deck's captioned clips)."""
-    width, height = media.frame_size(video)
+    subtitle band (the master's burned copy, the deck's captioned clips), scaled to
+    ``height`` first if given."""
+    width, full = media.frame_size(video)
+    if height is not None and height != full:
+        width = 2 * round(width * height / full / 2)
+    else:
+        height = full
     ass = work / f"{name}.ass"
     if lang == "en":
         # The bundled CJK font draws curly quotes full-width, with wide gaps in English.
@@ -347,7 +353,8 @@ def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str
     if not link.exists():
         link.symlink_to(style.FONT_FILE)
     with atomic.atomic_path(out) as tmp:
-        media.burn_subtitles(video, ass, fonts, fps, tmp.with_suffix(".mp4"), crf, gop_seconds)
+        media.burn_subtitles(video, ass, fonts, fps, tmp.with_suffix(".mp4"), crf, gop_seconds,
+                             height if height != full else None)
         tmp.with_suffix(".mp4").replace(tmp)
 
 
@@ -363,6 +370,20 @@ def thumbnail_time(placed: Sequence[PlacedBeat], chapters: list[tuple[float, flo
         if any(p.scene_id == "formula" and start <= p.start < end for p in placed):
             return start + 0.6 * (end - start)
     return chapters[-1][1] / 3
+
+
+def deck_clip(segments: SegmentStore, clip: Path, cues: Sequence[Cue], lang: str,
+              work: Path, fps: int, height: int) -> Path:
+    """A scene clip for the deck: scaled to ``height``, its subtitles drawn in, encoded for
+    slides (CRF ``DECK_CRF``, 2 s GOP). Cached under the clip's own bytes (its picture and
+    voice), the cues and the settings, so an unchanged scene is not encoded again."""
+    parts = [sha256_file(clip), [(c.start, c.end, c.lines) for c in cues], lang, fps, height,
+             DECK_CRF, media.x264_args(fps, DECK_CRF, 2.0), style.FONT, pipeline_code(),
+             versions()]
+    work.mkdir(parents=True, exist_ok=True)
+    return segments.get("deck", parts, lambda out: burn_cues(
+        clip, cues, lang, work, clip.stem, fps, out, crf=DECK_CRF, gop_seconds=2.0,
+        height=height))
 
 
 def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
@@ -455,24 +476,21 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                 spans.append(scene_clips.SceneSpan(
                     sc.scene_id, sc.title, c[0], c[1], " ".join(p.text.display for p in mine),
                     mine[0].end, mine[-1].end))
-            pictures = encode_all(segments, "clip", jobs, fps, config.clip_height,
-                                  config.jobs)
+            # The clips' pictures are the master's segments, copied: no second encode.
             made = scene_clips.write_clips(
                 staged / "clips", work / "clips", voice, fps, spans,
-                [(lang, cues), (other, other_cues)], pictures, silent=config.silent_clips)
+                [(lang, cues), (other, other_cues)], segs, silent=config.silent_clips)
             for c in made:
-                media.check_format(c.video, None, config.clip_height, fps,
+                media.check_format(c.video, width, height, fps,
                                    round((c.end - c.start) * fps) / fps, "the clip")
             slides: list[deck.Slide] = []
             by_id = {sc.scene_id: sc for sc in scripts}
             for sc, c, clip in zip(scripts, chapters, made, strict=True):
                 video = clip.video
                 if config.deck_captions:  # PowerPoint shows no soft subtitle track
-                    video = work / "deck" / f"{clip.video.stem}.captioned.mp4"
-                    video.parent.mkdir(parents=True, exist_ok=True)
-                    burn_cues(clip.video, scene_clips.shift_cues(cues, c[0], c[1]), lang,
-                              work / "deck", clip.video.stem, fps, video, crf=DECK_CRF,
-                              gop_seconds=2.0)
+                    video = deck_clip(segments, clip.video,
+                                      scene_clips.shift_cues(cues, c[0], c[1]), lang,
+                                      work / "deck", fps, min(config.clip_height, height))
                 slides.append(deck.MovieSlide(video, clip.poster_first, tuple(
                     deck.Beat(p.start - c[0], p.text.display)
                     for p in placed if p.scene_id == sc.scene_id)))
@@ -514,7 +532,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     }
     atomic.write_json(staged / "manifest.json", manifest)
     with Timer(progress, "report") as t_report:
-        stills = measure_stills(config.cache / "segments", jobs, fps, config.jobs)
+        stills = measure_stills(jobs, fps)
         report = quality.build_report(
             lang, None, [(p.start, p.start + p.clip.duration) for p in placed], cues,
             beats, [(j.info.scene_id, c[0], c[1], j.entry.times.warnings,
@@ -547,26 +565,14 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     say(f"[{lang}] wrote {final / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")
 
 
-def measure_stills(root: Path, jobs: list[SceneJob], fps: int, workers: int
-                   ) -> list[list[tuple[float, float]]]:
-    """Each scene picture's still stretches, measured on its frames (cached by its key)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    def one(job: SceneJob) -> list[tuple[float, float]]:
+def measure_stills(jobs: list[SceneJob], fps: int) -> list[list[tuple[float, float]]]:
+    """Each scene picture's still stretches, from the held frames its writer recorded
+    (read from the picture's packets; no frame is decoded)."""
+    out = []
+    for job in jobs:
         assert job.entry is not None
-        # Keyed by the picture's own digest: what the stretches are measured on.
-        path = root / "stills" / f"{job.entry.video.sha256}-{fps}.json"
-        try:
-            spans = [(float(a), float(b)) for a, b in json.loads(path.read_text("utf-8"))]
-            os.utime(path)  # in use: kept by pruning
-            return spans
-        except (OSError, ValueError, TypeError):
-            spans, _ = quality.still_frames(job.entry.picture, fps=fps)
-            atomic.write_json(path, [list(x) for x in spans])
-            return spans
-
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        return list(pool.map(one, jobs))
+        out.append(quality.held_stills(job.entry.picture, fps))
+    return out
 
 
 def encode_all(segments: SegmentStore, kind: str, jobs: list[SceneJob], fps: int,

@@ -201,6 +201,29 @@ def still_frames(video: Path, threshold: int = 12, fps: float | None = None
     return spans, fps
 
 
+def held_stills(picture: Path, fps: int) -> list[tuple[float, float]]:
+    """Stretches (start, end seconds) in which a scene's picture holds one frame, read from
+    the held-frame picture's packets without decoding a frame.
+
+    The scenes' writer (``scenes.held_frames``) stores a run of identical frames once,
+    with the run's duration, so every packet lasting more than one frame at ``fps`` is a
+    still stretch. (Measured on the decoded frames, :func:`still_frames` also joins frames
+    that differ by less than its threshold; a test checks that both agree on a scene.)
+    """
+    import av
+
+    with av.open(str(picture)) as c:
+        stream = c.streams.video[0]
+        tb = stream.time_base
+        starts = sorted(round(float(p.pts * tb) * fps) for p in c.demux(stream)
+                        if p.pts is not None)
+        end = round(float(c.duration / av.time_base) * fps) if c.duration else None
+    if not starts:
+        return []
+    bounds = [*starts[1:], max(end or 0, starts[-1] + 1)]
+    return [(a / fps, b / fps) for a, b in zip(starts, bounds, strict=True) if b - a > 1]
+
+
 def join_spans(per_scene: Sequence[tuple[float, Sequence[tuple[float, float]]]]
                ) -> list[tuple[float, float]]:
     """Still stretches of the whole video from each scene's (offset, stretches): shifted,

@@ -347,21 +347,39 @@ def test_scene_clips_posters_and_deck(rendered, lang):
     manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
     clips = sorted((out / lang / "clips").glob("[0-9][0-9]_*.mp4"))
     assert [c.stem.split("_", 1)[1] for c in clips] == [s["id"] for s in manifest["scenes"]]
+    with av.open(str(out / lang / "video.mp4")) as m:
+        master = m.streams.video[0]
+        size = (master.codec_context.width, master.codec_context.height)
+        master_packets = [bytes(p) for p in m.demux(master) if p.size]
     total = 0.0
+    copied = []
     for clip in clips:
         with av.open(str(clip)) as c:
             v = c.streams.video[0]
-            assert v.codec_context.height == 720
+            # the master's own picture, copied: same size, and it decodes end to end
+            assert (v.codec_context.width, v.codec_context.height) == size
             assert c.streams.audio[0].rate == 48000
             assert [s.language for s in c.streams if s.type == "subtitle"] == [
                 {"zh": "chi", "en": "eng"}[x] for x in (lang, "en" if lang == "zh" else "zh")]
             fps = float(v.average_rate)
             total += c.duration / av.time_base
+            frames = sum(1 for _ in c.decode(v))
+            assert frames == round(c.duration / av.time_base * fps)
+        with av.open(str(clip)) as c:
+            copied += [bytes(p) for p in c.demux(c.streams.video[0]) if p.size]
         for poster in (clip.with_suffix(".first.png"), clip.with_suffix(".last.png")):
             assert poster.stat().st_size > 1000
+    assert copied == master_packets  # stream copies of the master's segments, in order
     assert abs(total - manifest["duration"]) <= len(clips) / fps + 0.05
+    import zipfile
+
     from pptx import Presentation
 
+    with zipfile.ZipFile(out / lang / "slides.pptx") as z:  # the deck's captioned clips
+        for name in [n for n in z.namelist() if n.endswith(".mp4")]:
+            (tmp := out.parent / "deck-media.mp4").write_bytes(z.read(name))
+            with av.open(str(tmp)) as c:
+                assert c.streams.video[0].codec_context.height == min(720, size[1])
     deck = Presentation(str(out / lang / "slides.pptx"))
     assert (deck.slide_width, deck.slide_height) == (12192000, 6858000)  # 16:9
     slides = list(deck.slides)
