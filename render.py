@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import sys
 import time
@@ -125,6 +126,11 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                    help="scene processes at once, both languages in one pool "
                         "(default: the number of cores, %(default)s)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="render the scene jobs on a Dask cluster: the address of its "
+                        "scheduler, e.g. tcp://10.0.0.5:8786 (workers need this project "
+                        "installed, the same version; see README, Rendering on a cluster). "
+                        "Default: a local pool of --jobs processes")
     p.add_argument("--plan", action="store_true",
                    help="print each job (beat audio, scene, language outputs) and whether it "
                         "would be reused or rebuilt, and why; do nothing")
@@ -158,6 +164,10 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
         args.cuts = list(CUTS)
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
+    if args.scheduler is not None and not re.fullmatch(r"(\w+://)?[\w.\-\[\]:]+:\d+",
+                                                       args.scheduler):
+        p.error(f"--scheduler {args.scheduler!r}: give the scheduler's address as "
+                f"tcp://HOST:PORT")
     if args.silent_clips and not args.clips:
         p.error("--silent-clips needs the clips: drop --no-clips")
     if not 144 <= args.clip_height <= 2160 or args.clip_height % 2:
@@ -313,7 +323,8 @@ def main(argv: list[str] | None = None) -> int:
                          jobs=args.jobs, burn_subs=args.burn_subs, clips=args.clips,
                          clip_height=args.clip_height, silent_clips=args.silent_clips,
                          verbose=args.verbose, accept_layout=args.accept_layout,
-                         deck_captions=args.deck_captions == "on")
+                         deck_captions=args.deck_captions == "on",
+                         scheduler=args.scheduler)
     progress = BuildProgress()
     problem = check_out_dir(args.out)
     if problem:

@@ -219,7 +219,15 @@ def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
         path, plan = write_plan(job, inputs, work, config.verbose)
         by_run[plan.run_id] = job
         work_items.append((path, plan))
-    pool = RenderPool(config.jobs, work / "logs", echo=progress.say if config.verbose else None)
+    echo = progress.say if config.verbose else None
+    if config.scheduler:
+        from pipeline.dask_pool import DaskPool
+
+        pool: RenderPool | DaskPool = DaskPool(config.scheduler, work / "logs", echo=echo)
+        progress.say(f"scenes: {len(order)} job(s) to the Dask scheduler at "
+                     f"{config.scheduler}")
+    else:
+        pool = RenderPool(config.jobs, work / "logs", echo=echo)
     progress.start_renders(len(order), sum(j.frames for j in order))
 
     def done(r: RenderedScene) -> None:

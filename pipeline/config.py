@@ -28,6 +28,7 @@ class BuildConfig:
     silent_clips: bool = False
     verbose: bool = False
     accept_layout: bool = False  # publish even when a scene reports a layout problem
+    scheduler: str | None = None  # a Dask scheduler's address: scene jobs run there
     deck_captions: bool = True  # the deck's clips with subtitles drawn in (PowerPoint shows
     # no soft track)
 

@@ -1,0 +1,171 @@
+"""Scene jobs on a Dask distributed cluster: the same ``map`` as the local
+:class:`~pipeline.scene_render.RenderPool`, each job a Dask task.
+
+A task carries the job's plan, the numbers file's text and the digests of the client's
+code; the worker refuses it in one line if its own code differs, renders the scene with
+``python -m scenes.run`` in a folder of its own and returns the report and the picture's
+bytes. The client writes the picture under the job's own path (a temporary name, then a
+rename) and the build stores it in the content-addressed scene store as it does a local
+render. The worker returns the files instead of writing into a shared ``--cache``: the
+store then needs no shared file system, and a half-written picture never reaches it (a
+task either returns whole files or fails). A worker lost mid-job is retried by Dask
+(``RETRIES`` times), and only the run that finishes is kept.
+
+Dask is optional: ``pip install 'qkv-explainer[cluster]'`` (``distributed``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pipeline.scene_render import RenderedScene, SceneRenderError
+from scenes.contract import ContractError, ScenePlan, SceneReport
+from scenes.recording import file_digest
+
+PROJECT = Path(__file__).resolve().parent.parent
+RETRIES = 2  # a task whose worker died is run again this many times
+CONNECT_TIMEOUT = "15s"
+# What a scene run reads: a worker whose copy of these differs would draw another picture.
+CODE_DIRS = ("scenes", "narration", "qkv_math", "pipeline")
+
+
+class CodeMismatch(RuntimeError):
+    """A worker's project code differs from the client's."""
+
+
+def code_digests(root: Path = PROJECT) -> dict[str, str]:
+    """Digests of the project's code and data a scene job depends on (relative paths)."""
+    out = {}
+    for d in CODE_DIRS:
+        for p in sorted((root / d).rglob("*")):
+            if p.suffix in (".py", ".toml") and p.is_file() and "__pycache__" not in p.parts:
+                out[p.relative_to(root).as_posix()] = file_digest(p)
+    return out
+
+
+def render_on_worker(plan: dict, numbers: str, client_code: dict[str, str]) -> dict:
+    """Run on a Dask worker: render one scene job; returns its report and picture bytes.
+
+    Raises CodeMismatch (one line) when this worker's code differs from the client's."""
+    mine = code_digests()
+    differ = sorted(k for k in client_code.keys() | mine.keys()
+                    if client_code.get(k) != mine.get(k))
+    if differ:
+        shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3} more" if len(differ) > 3
+                                         else "")
+        raise CodeMismatch(f"worker on {os.uname().nodename} ({PROJECT}) has other code than "
+                           f"the client: {shown} differ; install the same version everywhere")
+    with tempfile.TemporaryDirectory(prefix="qkv-job-") as tmp:
+        d = Path(tmp)
+        (d / "numbers.toml").write_text(numbers, "utf-8")
+        job = ScenePlan.from_json({**plan, "numbers": str(d / "numbers.toml"),
+                                   "video": str(d / "picture.mp4"),
+                                   "report": str(d / "report.json"),
+                                   "scratch": str(d / "media")})
+        job.write(d / "plan.json")
+        proc = subprocess.run([sys.executable, "-m", "scenes.run", str(d / "plan.json")],
+                              cwd=PROJECT, capture_output=True, text=True)
+        if proc.returncode != 0:
+            lines = [x.strip() for x in proc.stderr.splitlines() if x.strip()]
+            raise SceneRenderError(f"scene {job.scene_id} ({job.lang}) failed to render on "
+                                   f"{os.uname().nodename}: "
+                                   f"{(lines or [f'exit {proc.returncode}'])[-1][:200]}")
+        return {"report": (d / "report.json").read_text("utf-8"),
+                "picture": (d / "picture.mp4").read_bytes() if job.video.exists() else None}
+
+
+class DaskPool:
+    """Sends scene jobs to the Dask scheduler at ``address``; the local pool's ``map``."""
+
+    def __init__(self, address: str, log_dir: Path,
+                 echo: Callable[[str], None] | None = None) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise SceneRenderError("--scheduler needs Dask: pip install "
+                                   "'qkv-explainer[cluster]' (the distributed package)") from None
+        try:
+            self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError) as err:
+            raise SceneRenderError(f"--scheduler {address}: cannot reach the Dask scheduler "
+                                   f"({err})") from None
+        self.address, self.log_dir, self.echo = address, log_dir, echo
+        self.code = code_digests()
+        self._futures: list = []
+        self._lock = threading.Lock()
+
+    def map(self, work: list[tuple[Path, ScenePlan]], on_start: Callable[[ScenePlan], None],
+            on_progress: Callable[[ScenePlan, int, int], None],
+            on_done: Callable[[RenderedScene], None]) -> list[RenderedScene]:
+        """Submit every job (in the given order of priority); results in that order."""
+        from distributed import as_completed
+
+        started = {}
+        by_key = {}
+        try:
+            for k, (_path, plan) in enumerate(work):
+                numbers = Path(plan.numbers).read_text("utf-8")
+                fut = self.client.submit(render_on_worker, plan.to_json(), numbers, self.code,
+                                         key=f"qkv-scene-{plan.lang}-{plan.scene_id}-"
+                                             f"{plan.run_id[:12]}",
+                                         retries=RETRIES, pure=False, priority=len(work) - k)
+                by_key[fut.key] = plan
+                started[fut.key] = time.monotonic()
+                on_start(plan)
+                self._futures.append(fut)
+            results: dict[str, RenderedScene] = {}
+            for fut in as_completed(self._futures):
+                plan = by_key[fut.key]
+                try:
+                    data = fut.result()
+                except (CodeMismatch, SceneRenderError) as err:
+                    raise SceneRenderError(str(err).splitlines()[0]) from None
+                except Exception as err:  # a task that kept failing, or the scheduler gone
+                    raise SceneRenderError(f"scene {plan.scene_id} ({plan.lang}) on the Dask "
+                                           f"cluster: {type(err).__name__}: "
+                                           f"{str(err).splitlines()[0][:200]}") from None
+                r = self._receive(plan, data, time.monotonic() - started[fut.key])
+                on_done(r)
+                results[plan.run_id] = r
+            return [results[p.run_id] for _path, p in work]
+        except BaseException:
+            self.stop()
+            raise
+        finally:
+            self._futures = []
+            self.client.close()
+
+    @staticmethod
+    def _receive(plan: ScenePlan, data: dict, seconds: float) -> RenderedScene:
+        """Write the returned picture and report where a local run would have."""
+        raw = json.loads(data["report"])
+        if data["picture"] is not None:
+            plan.video.parent.mkdir(parents=True, exist_ok=True)
+            part = plan.video.with_name(f".{plan.video.name}.partial")
+            part.write_bytes(data["picture"])
+            part.replace(plan.video)  # whole, or not there at all
+            raw["video"]["path"] = str(plan.video)
+        plan.report.write_text(json.dumps(raw, ensure_ascii=False), "utf-8")
+        try:
+            report = SceneReport.read_for(plan)
+        except ContractError as err:
+            raise SceneRenderError(f"scene {plan.scene_id} ({plan.lang}) from the Dask "
+                                   f"cluster: {err}") from None
+        return RenderedScene(plan, report, seconds)
+
+    def stop(self) -> None:
+        """Cancel every job still queued or running on the cluster."""
+        with self._lock:
+            futures, self._futures = self._futures, []
+        if futures:
+            with contextlib.suppress(Exception):  # the scheduler may be gone already
+                self.client.cancel(futures)
