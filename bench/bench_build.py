@@ -38,7 +38,7 @@ from narration.facts import build_facts  # noqa: E402
 from narration.scripts import load_script, script_path  # noqa: E402
 from narration.tts.cache import AudioCache  # noqa: E402
 from narration.tts.select import choose_engine  # noqa: E402
-from pipeline.build import beat_plans, synthesize  # noqa: E402
+from pipeline.voice import beat_plans, synthesize  # noqa: E402
 from qkv_math.derived import derive  # noqa: E402
 from qkv_math.numbers import DEFAULT_NUMBERS, load_numbers  # noqa: E402
 from scenes.context import PLAIN_PLAN  # noqa: E402

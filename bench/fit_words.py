@@ -30,6 +30,7 @@ from manim import tempconfig  # noqa: E402
 
 import qkv_math.numbers as numbers_module  # noqa: E402
 import scenes.context as context  # noqa: E402
+from common.text import columns  # noqa: E402
 from scenes.registry import discover  # noqa: E402
 from tests.scenes.conftest import load_scene_class  # noqa: E402
 
@@ -105,7 +106,7 @@ def main() -> None:
                 for n in (int(x) for x in (args.lengths or default).split(",")):
                     path = Path(tmp) / f"{lang}-{kind}-{n}.toml"
                     path.write_text(numbers_text(lang, kind, n), "utf-8")
-                    cols = numbers_module.text_columns(words(lang, n, 1)[0])
+                    cols = columns(words(lang, n, 1)[0])
                     found = problems(path, lang, scene_ids, str(Path(tmp) / "media"))
                     print(f"{lang} {kind} {n} characters ({cols} columns): "
                           f"{len(found)} scene(s) with layout problems", flush=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pysubs2
 
-from narration.atomic import atomic_write_text
+from common.atomic import atomic_write_text
 from narration.types import Cue
 
 FORMATS = {"srt": "srt", "vtt": "vtt", "ass": "ass"}

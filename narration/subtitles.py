@@ -54,6 +54,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from common.text import is_cjk, is_wide
 from narration import subtitle_files
 from narration.phrases import inside_phrase
 from narration.segment import group_depth, word_boundaries
@@ -93,11 +94,6 @@ _EN_STRANDING = frozenset({"is", "are", "was", "were", "isn't", "aren't"})
 _EN_ARTICLES = frozenset({"a", "an", "the"})
 _EN_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "vs.", "mr.", "mrs.", "ms.", "dr.", "prof.",
                                "fig.", "eq.", "no.", "cf.", "approx."})
-_CJK_RANGES = (
-    (0x2E80, 0x2FDF), (0x3005, 0x3007), (0x3040, 0x30FF), (0x3100, 0x312F),
-    (0x31A0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF),
-    (0xF900, 0xFAFF), (0x20000, 0x3134F),
-)
 _WS = re.compile(r"\s+")
 
 # Costs of the line/cue dynamic programs (only their order matters much).
@@ -153,13 +149,8 @@ class _RawCue:
 # --------------------------------------------------------------------------- characters
 
 
-def _is_cjk(c: str) -> bool:
-    o = ord(c)
-    return c.isalnum() and any(a <= o <= b for a, b in _CJK_RANGES)
-
-
 def _is_word(c: str) -> bool:
-    return (c.isalnum() or unicodedata.category(c).startswith("M")) and not _is_cjk(c)
+    return (c.isalnum() or unicodedata.category(c).startswith("M")) and not is_cjk(c)
 
 
 def _is_closer(c: str) -> bool:
@@ -179,15 +170,11 @@ def _is_zh(lang: str) -> bool:
     raise ValueError(f"unsupported subtitle language: {lang!r} (expected zh* or en*)")
 
 
-def _is_wide(c: str) -> bool:
-    return _is_cjk(c) or "\u3000" <= c <= "\u303f" or "\uff00" <= c <= "\uffef"
-
-
 def reading_chars(lines: Sequence[str], zh: bool) -> float:
     """Characters a viewer reads: all of them in English (lines joined by a space);
     in Chinese, half-width characters count half (Netflix's rule)."""
     if zh:
-        return sum(1.0 if _is_wide(c) else 0.5 for c in "".join(lines) if not c.isspace())
+        return sum(1.0 if is_wide(c) else 0.5 for c in "".join(lines) if not c.isspace())
     return float(len(" ".join(lines)))
 
 
@@ -195,7 +182,7 @@ def line_width(line: str, zh: bool) -> float:
     """A line's width against the line limit: in Chinese, half-width characters (Latin,
     digits, ASCII punctuation, spaces) count half, as in Netflix's rules."""
     if zh:
-        return sum(1.0 if _is_wide(c) else 0.5 for c in line)
+        return sum(1.0 if is_wide(c) else 0.5 for c in line)
     return float(len(line))
 
 
@@ -220,7 +207,7 @@ def _units(text: str) -> list[tuple[int, int, str]]:
         c = text[i]
         if c.isspace():
             i += 1
-        elif _is_cjk(c):
+        elif is_cjk(c):
             units.append((i, i + 1, "core"))
             i += 1
         elif _is_word(c):
@@ -299,7 +286,7 @@ def _joins(text: str, left: list[int], right: list[int], zh: bool) -> bool:
         return True
     last, first = a[-1], text[right[0]]
     breaks = _SENTENCE_END | _CLAUSE_STRONG | _COMMAS | _ENUM_COMMA
-    return not (_is_cjk(last) or _is_cjk(first) or last in breaks)
+    return not (is_cjk(last) or is_cjk(first) or last in breaks)
 
 
 def _short_latin(token: str) -> bool:
@@ -459,7 +446,7 @@ def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
         left = [i for i in range(s, e) if text[i].isalnum()]
         right = [i for i in range(nxt[0], nxt[1]) if text[i].isalnum()]
         inside = bool(left and right) and word_of[left[-1]] == word_of[right[0]] != -1
-        if zh and e == nxt[0] and _is_cjk(text[e - 1]) and _is_cjk(text[e]) \
+        if zh and e == nxt[0] and is_cjk(text[e - 1]) and is_cjk(text[e]) \
                 and e not in bounds:
             inside = True
         cost, sentence = _break_cost(text, (s, e), nxt, zh, inside)

@@ -28,9 +28,10 @@ from narration.subtitles import build_track
 from narration.timeline import still_while_speaking
 from narration.tts.cache import AudioCache
 from narration.tts.select import choose_engine
-from pipeline.build import beat_plans, display_words, synthesize
 from pipeline.config import DEFAULT_CACHE
+from pipeline.outputs import display_words
 from pipeline.quality import HOLD_LIMIT, cue_report, pronunciation_summary
+from pipeline.voice import beat_plans, synthesize
 from qkv_math.derived import derive
 from qkv_math.numbers import DEFAULT_NUMBERS, load_numbers
 from scenes.contract import ContractError, ScenePlan, SceneReport

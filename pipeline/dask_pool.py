@@ -27,15 +27,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from common.digests import file_digest
 from pipeline.scene_render import RenderedScene, SceneRenderError
 from scenes.contract import ContractError, ScenePlan, SceneReport
-from scenes.recording import file_digest
 
 PROJECT = Path(__file__).resolve().parent.parent
 RETRIES = 2  # a task whose worker died is run again this many times
 CONNECT_TIMEOUT = "15s"
 # What a scene run reads: a worker whose copy of these differs would draw another picture.
-CODE_DIRS = ("scenes", "narration", "qkv_math", "pipeline")
+CODE_DIRS = ("common", "scenes", "narration", "qkv_math", "pipeline")
 
 
 class CodeMismatch(RuntimeError):

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from common.atomic import atomic_path
 from narration import numfmt, style
-from narration.atomic import atomic_path
 from narration.scripts import SceneScript
 from qkv_math import Derived, Numbers
 

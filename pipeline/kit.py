@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from common.atomic import atomic_path, atomic_write_text
 from narration import style
-from narration.atomic import atomic_path, atomic_write_text
 from narration.subtitles import line_width
 
 MIN_CHAPTER_S = 10.0

@@ -22,8 +22,8 @@ import re
 import string
 from pathlib import Path
 
+from common.atomic import atomic_write_text
 from narration import style
-from narration.atomic import atomic_write_text
 
 LABELS = {"zh": "中文", "en": "English"}
 _QUESTION = re.compile(r"q(\d+)$")

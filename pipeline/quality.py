@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from common.text import is_cjk
 from narration.phrases import inside_phrase
 from narration.segment import enclosing_group, word_boundaries
 from narration.subtitles import (
@@ -37,10 +38,6 @@ STILL_REPORTED = 3.0
 CPS_LIMIT = {"zh": 9.0, "en": 20.0}
 CPS_MEDIAN_LIMIT = {"zh": 9.0, "en": 17.0}
 
-
-
-def _is_cjk(c: str) -> bool:
-    return "\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff"
 
 
 def _break_positions(text: str, lines: Sequence[str]) -> list[int]:
@@ -91,7 +88,7 @@ def break_problem(text: str, p: int, zh_words: frozenset[int] | None) -> str | N
             before in ".," and after.isdigit() and q == p):
         return f"inside a number: {where}"
     if q == p and before.isalnum() and after.isalnum():
-        if _is_cjk(before) and _is_cjk(after):
+        if is_cjk(before) and is_cjk(after):
             if zh_words is not None and p not in zh_words:
                 return f"inside a word: {where}"
         else:

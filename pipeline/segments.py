@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from narration.atomic import atomic_path, atomic_write_text
-from scenes.recording import digest
+from common.atomic import atomic_path, atomic_write_text
+from common.digests import digest
 
 KEEP_DAYS = 30.0
 

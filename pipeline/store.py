@@ -23,9 +23,10 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from common.digests import digest, sha256_file
 from narration.timeline import SceneTimes
 from scenes.contract import SceneReport, VideoFile
-from scenes.recording import code_digests, digest, sha256_file
+from scenes.recording import code_digests
 
 KEEP = 2  # entries kept per slot: the current one and the one before
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import math
 import tomllib
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -221,7 +220,7 @@ class _Reader:
     def texts(self, value: object, key: str, columns: int | None = None,
               shown: str = "on screen") -> dict[str, tuple[str, ...]]:
         """A table of languages, each a list of non-empty strings of one common length, each
-        at most ``columns`` wide (see :func:`text_columns`) when given."""
+        at most ``columns`` wide (see :func:`common.text.columns`) when given."""
         langs = ", ".join(f'{lang} = ["…"]' for lang in LANGUAGES)
         if not isinstance(value, dict):
             self.fail(
@@ -245,8 +244,8 @@ class _Reader:
                     self.fail(k, f"entry {i + 1} is {_describe(item)}, not a text")
                 if not item.strip():
                     self.fail(k, f"entry {i + 1} is empty (or only spaces)")
-                if columns is not None and text_columns(item) > columns:
-                    self.fail(f"{k}[{i}]", f"“{item}” is {text_columns(item)} columns wide (a "
+                if columns is not None and columns(item) > columns:
+                    self.fail(f"{k}[{i}]", f"“{item}” is {columns(item)} columns wide (a "
                                            f"Chinese character counts 2); {shown} fit at most "
                                            f"{columns} ({columns // 2} Chinese characters or "
                                            f"{columns} letters)")
@@ -278,11 +277,6 @@ def _are(n: int, what: str) -> str:
 # and longer words (bench/fit_words.py). Longer ones are refused before any voice is made.
 WORD_COLUMNS = 12  # the example words: 6 Chinese characters or 12 letters
 FEATURE_COLUMNS = 16  # the names of the features of keys and values
-
-
-def text_columns(s: str) -> int:
-    """Display width of ``s``: 2 for a wide (CJK) character, 1 for any other."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
 
 def _worked_example(r: _Reader, data: Mapping[str, Any]) -> WorkedExample:

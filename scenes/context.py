@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from common.digests import digest
 from narration.facts import build_facts
 from narration.marks import estimate_mark_times
 from narration.placeholders import FactValue
@@ -21,7 +22,7 @@ from narration.timeline import beat_slot, estimate_speech
 from qkv_math.derived import Derived, derive
 from qkv_math.numbers import Numbers, load_numbers
 from scenes.contract import ScenePlan
-from scenes.recording import Recorded, digest
+from scenes.recording import Recorded
 
 LANG_ENV = "QKV_LANG"
 PLAIN_PLAN = "qkv-plan.json"  # a plain manim run's plan, in its --media_dir

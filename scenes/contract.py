@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from narration.atomic import atomic_write_text
+from common.atomic import atomic_write_text
 from narration.timeline import SceneTimes
 
 FORMAT = 2  # bump when the meaning of a field changes

@@ -49,9 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     from manim import config
     from manim.renderer.cairo_renderer import CairoRenderer
 
+    from common.digests import sha256_file
     from narration.timeline import SCENE_TAIL
     from scenes.held_frames import HeldFrameWriter
-    from scenes.recording import project_code, sha256_file
+    from scenes.recording import project_code
     from scenes.registry import discover
 
     info = next((i for i in discover(cut=None) if i.scene_id == plan.scene_id), None)

@@ -6,8 +6,7 @@ import stat
 
 import pytest
 
-from narration.atomic import atomic_path, atomic_write_text
-from pipeline.atomic import replace_dir, write_json
+from common.atomic import atomic_path, atomic_write_text, replace_dir, write_json
 
 
 def test_written_files_are_readable_by_others(tmp_path):

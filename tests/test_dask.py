@@ -101,7 +101,7 @@ def test_dask_cluster_renders_what_a_local_run_does(tmp_path):
 
 def test_a_worker_with_other_code_is_refused_in_one_line(tmp_path):
     copy = tmp_path / "project"
-    for d in ("scenes", "narration", "qkv_math", "pipeline"):
+    for d in ("common", "scenes", "narration", "qkv_math", "pipeline"):
         shutil.copytree(ROOT / d, copy / d, ignore=shutil.ignore_patterns("__pycache__"))
     with open(copy / "scenes" / "theme.py", "a", encoding="utf-8") as f:
         f.write("\n# an edit the client does not have\n")

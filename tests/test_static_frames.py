@@ -68,3 +68,22 @@ def test_held_frame_master_matches_plain_manim(tmp_path):
     per_frame = [float(x) for x in re.findall(r"psnr_avg:([\d.]+|inf)", probe.stdout)]
     assert len(per_frame) >= int(held.times.duration) - 1  # one sample per second
     assert min(per_frame) >= 45.0, sorted(per_frame)[:5]
+
+
+def test_stills_from_held_frames_agree_with_decoded_frames(tmp_path):
+    """The report's still stretches come from the held frames the scene's writer stored
+    (packets only, no decoding); measured on the decoded frames, they are the same."""
+    from pipeline.quality import held_stills, still_frames
+
+    ctx = load_context(SCENE, None)
+    beats = tuple(BeatPlan(b.id, beat_slot(ctx.speech[b.id]), ctx.speech[b.id],
+                           ctx.marks[b.id]) for b in ctx.script.beats)
+    plan = ScenePlan(uuid.uuid4().hex, SCENE, "en", DEFAULT_NUMBERS, "low", beats,
+                     tmp_path / "picture.mp4", tmp_path / "report.json", tmp_path / "media")
+    plan.write(tmp_path / "plan.json")
+    subprocess.run([sys.executable, "-m", "scenes.run", str(tmp_path / "plan.json")],
+                   cwd=ROOT, check=True, capture_output=True, timeout=300)
+    held = held_stills(plan.video, plan.fps)
+    decoded, _fps = still_frames(plan.video, fps=plan.fps)
+    assert len(held) >= 5
+    assert held == decoded

@@ -17,7 +17,7 @@ import wave
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from narration.atomic import atomic_path, atomic_write_bytes, atomic_write_text
+from common.atomic import atomic_path, atomic_write_bytes, atomic_write_text
 from narration.types import WordTiming
 
 __all__ = ["atomic_path", "atomic_write_bytes", "atomic_write_text"]  # re-exported
@@ -114,7 +114,7 @@ def rate_wpm(rate: int | str, lang: str) -> int:
     return max(1, round(nominal_wpm(lang) * (1 + rate_percent(rate, lang) / 100)))
 
 
-# --- files: see narration.atomic ------------------------------------------------------------
+# --- files: see common.atomic ---------------------------------------------------------------
 
 
 # --- audio ---------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from common.text import is_cjk
 from narration.tts.base import clamp_words, lang_key, pcm16_to_pcm48, rate_wpm, write_wav
 from narration.types import TTSError, TTSUnavailable, WordTiming
 
@@ -188,19 +189,6 @@ def synthesize_raw(text: str, voice: str, wpm: int) -> RawSpeech:
 
 
 # --- word timings ---------------------------------------------------------------------------
-
-
-def is_cjk(ch: str) -> bool:
-    """Han ideographs and kana: scripts written without spaces between words."""
-    o = ord(ch)
-    return (
-        0x3400 <= o <= 0x4DBF
-        or 0x4E00 <= o <= 0x9FFF
-        or 0xF900 <= o <= 0xFAFF
-        or 0x20000 <= o <= 0x3134F
-        or 0x3040 <= o <= 0x30FF
-        or o == 0x3007
-    )
 
 
 def _is_word_char(ch: str) -> bool:

@@ -294,7 +294,8 @@ def test_derive_reads_read_only_arrays_without_copy_problems() -> None:
 
 
 def test_a_too_wide_word_is_refused_with_its_width_and_the_limit(tmp_path: Path) -> None:
-    from qkv_math.numbers import WORD_COLUMNS, text_columns
+    from common.text import columns as text_columns
+    from qkv_math.numbers import WORD_COLUMNS
 
     word = "卢森堡大公国列"  # 7 Chinese characters
     assert text_columns(word) == 14 > WORD_COLUMNS

@@ -11,7 +11,7 @@ from narration.placeholders import resolve
 from narration.tts.edge import TICKS_PER_SECOND, parse_edge_stream
 from narration.tts.espeak import EspeakEngine
 from narration.tts.piper import PiperEngine
-from pipeline.build import display_words
+from pipeline.outputs import display_words
 
 FACTS = {"a": -3.0, "s": 2.0, "w": 0.004, "v": (1.4, 0.8),
          "tok": {"zh": "北京", "en": "Beijing"}}

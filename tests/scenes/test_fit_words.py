@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from qkv_math.numbers import DEFAULT_NUMBERS, WORD_COLUMNS, load_numbers, text_columns
+from common.text import columns as text_columns
+from qkv_math.numbers import DEFAULT_NUMBERS, WORD_COLUMNS, load_numbers
 from scenes.registry import discover
 
 # as wide as allowed: 6 Chinese characters, 12 letters

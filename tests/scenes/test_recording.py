@@ -7,9 +7,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from common.digests import digest
 from qkv_math.derived import derive
 from qkv_math.numbers import load_numbers
-from scenes.recording import Recorded, digest, project_code, read_inputs
+from scenes.recording import Recorded, project_code, read_inputs
 
 
 def test_digest_follows_values_not_identity():

@@ -20,7 +20,7 @@ from narration.timeline import beat_slot
 from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
 from narration.tts.select import choose_engine
-from pipeline.build import display_words
+from pipeline.outputs import display_words
 from pipeline.quality import CPS_LIMIT, CPS_MEDIAN_LIMIT, cue_report
 from qkv_math import derive, load_numbers
 from scenes.registry import discover

@@ -44,7 +44,7 @@ def test_failed_write_leaves_old_file(tmp_path: Path, monkeypatch) -> None:
     def boom(*_args: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("narration.atomic.os.replace", boom)
+    monkeypatch.setattr("common.atomic.os.replace", boom)
     with pytest.raises(OSError, match="disk full"):
         write_srt([Cue(0.0, 1.0, ("new",))], path)
     assert read_srt(path) == [Cue(0.0, 1.0, ("old",))]

@@ -1,8 +1,11 @@
-"""Atomic file writes: a temp file beside the target, then a rename; no partial file ever."""
+"""Atomic file writes: a temp file beside the target, then a rename; no partial file ever
+(and a folder replaced whole), so a failure never leaves a half-written output."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -39,3 +42,24 @@ def atomic_write_bytes(target: Path, data: bytes) -> None:
 def atomic_write_text(target: Path, text: str) -> None:
     """Write UTF-8 ``text`` to ``target`` atomically."""
     atomic_write_bytes(target, text.encode("utf-8"))
+
+
+def write_text(path: Path, data: str) -> None:
+    atomic_write_text(path, data)
+
+
+def write_json(path: Path, data: object) -> None:
+    write_text(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def replace_dir(staged: Path, final: Path) -> None:
+    """Move a fully written ``staged`` directory to ``final``, replacing any previous one."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    old = final.with_name(f".{final.name}.old")
+    if old.exists():
+        shutil.rmtree(old)
+    if final.exists():
+        os.replace(final, old)
+    os.replace(staged, final)
+    if old.exists():
+        shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,60 @@
+"""Stable digests of values (numbers, arrays, strings, dataclasses) and of files: the
+parts of every cache key."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def _feed(h: Any, value: object) -> None:
+    """Feed a canonical encoding of ``value`` to hash ``h``."""
+    if isinstance(value, np.ndarray):
+        h.update(f"nd{value.dtype.str}{value.shape}".encode())
+        h.update(np.ascontiguousarray(value).tobytes())
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        h.update(f"dc{type(value).__qualname__}(".encode())
+        for f in dataclasses.fields(value):
+            h.update(f.name.encode() + b"=")
+            _feed(h, getattr(value, f.name))
+        h.update(b")")
+    elif isinstance(value, dict):
+        h.update(b"{")
+        for k in sorted(value, key=repr):
+            _feed(h, k)
+            h.update(b":")
+            _feed(h, value[k])
+        h.update(b"}")
+    elif isinstance(value, (list, tuple)):
+        h.update(b"[" if isinstance(value, list) else b"(")
+        for x in value:
+            _feed(h, x)
+            h.update(b",")
+        h.update(b"]")
+    elif isinstance(value, (str, int, float, bool, type(None), np.generic, Path)):
+        h.update(f"{type(value).__name__}:{value!r}".encode())
+    else:
+        raise TypeError(f"cannot digest a {type(value).__name__}")
+
+
+def digest(value: object) -> str:
+    """A stable digest of a value made of numbers, arrays, strings and dataclasses."""
+    h = hashlib.sha256()
+    _feed(h, value)
+    return h.hexdigest()[:20]
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    return sha256_file(path)[:20]

@@ -1,0 +1,386 @@
+"""A language's outputs from its scenes' pictures and its beats' audio: soundtrack,
+subtitles, master, burned copy, kit, clips and deck, manifest and report, written into a
+staging folder and moved into place whole."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from common import atomic
+from common.digests import digest, sha256_file
+from narration import pronunciation, style, subtitle_files
+from narration.bilingual import bilingual_cues
+from narration.numfmt import LANGS
+from narration.placeholders import Resolved
+from narration.scripts import video_summary, video_title
+from narration.subtitles import build_track
+from narration.types import Clip, Cue, WordTiming
+from pipeline import clips as scene_clips
+from pipeline import deck, kit, loudness, media, quality, soundtrack
+from pipeline.config import BuildConfig, Inputs
+from pipeline.keys import pipeline_code, versions
+from pipeline.progress import BuildProgress, Timer
+from pipeline.scene_jobs import SceneJob
+from pipeline.scene_render import QUALITIES
+from pipeline.segments import SegmentStore
+from scenes.registry import CUTS as CUT_NAMES
+
+BUILD_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class PlacedBeat:
+    scene_id: str
+    beat_id: str
+    text: Resolved
+    start: float  # absolute seconds in the video
+    end: float
+    clip: Clip
+
+
+def display_words(beat_text: Resolved, words: tuple[WordTiming, ...]) -> list[WordTiming]:
+    """Word timings re-pointed from the spoken text to the displayed text."""
+    out = []
+    for w in words:
+        a, b = beat_text.display_pos(w.char_start), beat_text.display_pos(w.char_end)
+        if b > a:
+            out.append(WordTiming(w.start, w.end, a, b))
+    return out
+
+
+def other_lang(lang: str) -> str:
+    return next(x for x in LANGS if x != lang)
+
+
+def language_key(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[SceneJob],
+                 clips: dict[tuple[str, str], Clip]) -> str:
+    """The digest of everything a language's outputs are made from (all scenes reused)."""
+    other = other_lang(lang)
+    return digest({
+        "format": BUILD_FORMAT, "lang": lang, "cut": inputs.cut,
+        "options": config.output_options(),
+        "render": QUALITIES[config.quality],
+        "scenes": [j.entry.key if j.entry else None for j in jobs],
+        "pictures": [j.entry.video.sha256 if j.entry else None for j in jobs],
+        "audio": [clips[(s.scene_id, b.id)].path.name for s in inputs.scripts[lang]
+                  for b in s.beats],
+        "texts": [b.text.display for s in inputs.scripts[lang] for b in s.beats],
+        "other": [b.text.display for s in inputs.scripts[other] for b in s.beats],
+        "titles": [s.title for s in inputs.scripts[lang]],
+        "numbers": str(inputs.numbers_path),
+        "code": pipeline_code(), "versions": versions(),
+    })
+
+
+def previous_key(out: Path) -> str | None:
+    """The build key recorded with an output folder, if all its files are still there."""
+    try:
+        data = json.loads((out / "build.json").read_text("utf-8"))
+        for rel, size in data["files"].items():
+            if (out / rel).stat().st_size != size:
+                return None
+        return str(data["key"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTiming], float,
+                                                                float]],
+                    other_texts: list[str]) -> tuple[list[Cue], list[Cue], list[Cue]]:
+    """video.srt/.vtt (this language, timed from the voice), video.<other>.srt/.vtt (the
+    same beats' other text, timed to this voice) and video.bilingual.srt."""
+    other = other_lang(lang)
+    cues = build_track(beats, lang)
+    other_cues = build_track([(t, [], off, end) for t, (_d, _w, off, end)
+                              in zip(other_texts, beats, strict=True)], other)
+    for name, track in (("video", cues), (f"video.{other}", other_cues)):
+        subtitle_files.write(track, staged / f"{name}.srt", "srt")
+        subtitle_files.write(track, staged / f"{name}.vtt", "vtt")
+    single = build_track(beats, lang, max_lines=1)
+    both = bilingual_cues(single, [(off, end) for _d, _w, off, end in beats], other_texts,
+                          own_zh=lang == "zh")
+    subtitle_files.write(both, staged / "video.bilingual.srt", "srt")
+    return cues, other_cues, both
+
+
+# The deck's captioned clips: a slide plays them from the start, so a long GOP and a higher
+# CRF than the master's keep the deck small without a visible loss on a projector.
+
+
+DECK_CRF = 24
+
+
+def burn(staged: Path, work: Path, lang: str, cues: list[Cue], fps: int) -> None:
+    """video.burned.mp4: the master with this language's subtitles drawn in the band."""
+    burn_cues(staged / "video.mp4", cues, lang, work, "burn", fps, staged / "video.burned.mp4")
+
+
+def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str, fps: int,
+              out: Path, crf: int = 18, gop_seconds: float = 0.5,
+              height: int | None = None) -> None:
+    """``video`` with ``cues`` drawn into the picture, in the bundled font, inside the
+    subtitle band (the master's burned copy, the deck's captioned clips), scaled to
+    ``height`` first if given."""
+    width, full = media.frame_size(video)
+    if height is not None and height != full:
+        width = 2 * round(width * height / full / 2)
+    else:
+        height = full
+    ass = work / f"{name}.ass"
+    if lang == "en":
+        # The bundled CJK font draws curly quotes full-width, with wide gaps in English.
+        table = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
+        cues = [Cue(c.start, c.end, tuple(line.translate(table) for line in c.lines))
+                for c in cues]
+    subtitle_files.write_burn_ass(cues, ass, width, height, style.SUBTITLE_BAND_SHARE,
+                                  style.FONT)
+    fonts = work / "fonts"  # libass wants a folder holding only font files
+    fonts.mkdir(exist_ok=True)
+    link = fonts / style.FONT_FILE.name
+    if not link.exists():
+        link.symlink_to(style.FONT_FILE)
+    with atomic.atomic_path(out) as tmp:
+        media.burn_subtitles(video, ass, fonts, fps, tmp.with_suffix(".mp4"), crf, gop_seconds,
+                             height if height != full else None)
+        tmp.with_suffix(".mp4").replace(tmp)
+
+
+def thumbnail_time(placed: Sequence[PlacedBeat], chapters: list[tuple[float, float, str]]
+                   ) -> float:
+    """Where the thumbnail's frame is taken: in the formula scene (it shows the whole idea),
+    60% of the way in; in the overview's, at the end of its recap beat, with all four steps
+    of the formula lit; else a third of the way into the video."""
+    for p in placed:
+        if p.scene_id == "ov_formula" and p.beat_id == "recap":
+            return p.end - 0.2
+    for start, end, _title in chapters:
+        if any(p.scene_id == "formula" and start <= p.start < end for p in placed):
+            return start + 0.6 * (end - start)
+    return chapters[-1][1] / 3
+
+
+def deck_clip(segments: SegmentStore, clip: Path, cues: Sequence[Cue], lang: str,
+              work: Path, fps: int, height: int) -> Path:
+    """A scene clip for the deck: scaled to ``height``, its subtitles drawn in, encoded for
+    slides (CRF ``DECK_CRF``, 2 s GOP). Cached under the clip's own bytes (its picture and
+    voice), the cues and the settings, so an unchanged scene is not encoded again."""
+    parts = [sha256_file(clip), [(c.start, c.end, c.lines) for c in cues], lang, fps, height,
+             DECK_CRF, media.x264_args(fps, DECK_CRF, 2.0), style.FONT, pipeline_code(),
+             versions()]
+    work.mkdir(parents=True, exist_ok=True)
+    return segments.get("deck", parts, lambda out: burn_cues(
+        clip, cues, lang, work, clip.stem, fps, out, crf=DECK_CRF, gop_seconds=2.0,
+        height=height))
+
+
+def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
+              at: float, cut: str = "full") -> None:
+    """description.txt (title, summary, chapter list) and thumbnail.png (the frame at
+    ``at`` seconds, see :func:`thumbnail_time`)."""
+    title = video_title(lang, cut=cut)
+    kit.write_description(staged / "description.txt", title, video_summary(lang, cut=cut),
+                          chapters, lang)
+    frame = work / "thumb_frame.png"
+    media.frame_png(staged / "video.mp4", at, frame)
+    kit.thumbnail(frame, title, lang, staged / "thumbnail.png")
+
+
+def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[SceneJob],
+                   clips: dict[tuple[str, str], Clip], key: str, staged: Path,
+                   progress: BuildProgress) -> None:
+    """Every output of one language into ``staged``, then moved to its folder
+    (``OUT/<lang>``, or ``OUT/<lang>/overview`` for the overview)."""
+    cut = inputs.cut
+    title = video_title(lang, cut=cut)
+    work = config.out / ".work" / (lang if cut == "full" else f"{lang}-{cut}")
+    work.mkdir(parents=True, exist_ok=True)
+    staged.mkdir(parents=True, exist_ok=True)
+    scripts = inputs.scripts[lang]
+    fps = QUALITIES[config.quality][2]
+    say = progress.say
+
+    # Where every beat landed, from the scenes' own reports; scene lengths are whole frames.
+    placed: list[PlacedBeat] = []
+    chapters: list[tuple[float, float, str]] = []
+    offset = 0.0
+    for script, job in zip(scripts, jobs, strict=True):
+        entry = job.entry
+        assert entry is not None
+        times = entry.times
+        length = entry.video.frames / fps
+        for beat, bt in zip(script.beats, times.beats, strict=True):
+            placed.append(PlacedBeat(script.scene_id, beat.id, beat.text,
+                                     offset + bt.start, offset + bt.end,
+                                     clips[(script.scene_id, beat.id)]))
+        chapters.append((offset, offset + length, script.title))
+        offset += length
+    total_frames = sum(j.entry.video.frames for j in jobs if j.entry)
+    total = total_frames / fps
+
+    with Timer(progress, "soundtrack and subtitles"):
+        audio = work / "narration.wav"
+        soundtrack.build([(p.start, p.clip.path) for p in placed], total, audio)
+        beats = [(p.text.display, display_words(p.text, p.clip.words), p.start,
+                  p.clip.duration) for p in placed]
+        other = other_lang(lang)
+        other_text = {(s.scene_id, b.id): b.text.display for s in inputs.scripts[other]
+                      for b in s.beats}
+        cues, other_cues, both = write_subtitles(
+            staged, lang, beats, [other_text[(p.scene_id, p.beat_id)] for p in placed])
+        meta = work / "chapters.txt"
+        meta.write_text(media.ffmetadata_chapters(chapters, title), "utf-8")
+
+    segments = SegmentStore(config.cache / "segments")
+    with Timer(progress, "master") as t_master:
+        voice = work / "narration.loud.wav"
+        raw = loudness.measure(audio)
+        loudness.normalize(audio, voice)
+        segs = encode_all(segments, "master", jobs, fps, None, config.jobs)
+        video = work / "video-only.mp4"
+        media.concat_videos(segs, video)
+        media.encode_master(video, voice,
+                            [media.SubtitleTrack(staged / "video.srt", lang, True),
+                             media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
+                            meta, staged / "video.mp4")
+        final = loudness.measure(staged / "video.mp4")
+        width, height, _fps = QUALITIES[config.quality]
+        media.check_format(staged / "video.mp4", width, height, fps, total, "the master")
+    say(f"[{lang}] master in {t_master.seconds:.1f} s ({segments.made} scene segment(s) "
+        f"encoded, {segments.reused} reused): "
+        f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
+    if config.burn_subs:
+        with Timer(progress, "burned subtitles") as t:
+            burn(staged, work, lang, cues, fps)
+        say(f"[{lang}] subtitles burned in {t.seconds:.1f} s")
+    with Timer(progress, "kit"):
+        write_kit(staged, work, lang, chapters, thumbnail_time(placed, chapters), cut)
+    if config.clips:
+        with Timer(progress, "clips and deck") as t:
+            spans = []
+            for sc, c, job in zip(scripts, chapters, jobs, strict=True):
+                mine = [p for p in placed if p.scene_id == sc.scene_id]
+                assert job.entry is not None
+                spans.append(scene_clips.SceneSpan(
+                    sc.scene_id, sc.title, c[0], c[1], " ".join(p.text.display for p in mine),
+                    mine[0].end, mine[-1].end))
+            # The clips' pictures are the master's segments, copied: no second encode.
+            made = scene_clips.write_clips(
+                staged / "clips", work / "clips", voice, fps, spans,
+                [(lang, cues), (other, other_cues)], segs, silent=config.silent_clips)
+            for c in made:
+                media.check_format(c.video, width, height, fps,
+                                   round((c.end - c.start) * fps) / fps, "the clip")
+            slides: list[deck.Slide] = []
+            by_id = {sc.scene_id: sc for sc in scripts}
+            for sc, c, clip in zip(scripts, chapters, made, strict=True):
+                video = clip.video
+                if config.deck_captions:  # PowerPoint shows no soft subtitle track
+                    video = deck_clip(segments, clip.video,
+                                      scene_clips.shift_cues(cues, c[0], c[1]), lang,
+                                      work / "deck", fps, min(config.clip_height, height))
+                slides.append(deck.MovieSlide(video, clip.poster_first, tuple(
+                    deck.Beat(p.start - c[0], p.text.display)
+                    for p in placed if p.scene_id == sc.scene_id)))
+                slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived, by_id)
+            deck.write_deck(deck.Deck(title, deck.FORMULA, video_summary(lang, cut=cut),
+                                      tuple(slides)), staged / "slides.pptx")
+        size = (staged / "slides.pptx").stat().st_size / 1e6
+        say(f"[{lang}] {len(made)} scene clips and slides.pptx ({len(slides) + 1} slides, "
+            f"{size:.1f} MB) in {t.seconds:.1f} s")
+
+    manifest = {
+        "lang": lang,
+        "title": title,
+        "cut": cut,
+        "duration": round(total, 3),
+        "quality": config.quality,
+        "loudness": {"integrated_lufs": final.integrated_lufs,
+                     "true_peak_dbtp": final.true_peak_dbtp,
+                     "target_lufs": loudness.TARGET_LUFS,
+                     "narration_before_lufs": raw.integrated_lufs,
+                     "narration_before_true_peak_dbtp": raw.true_peak_dbtp},
+        "subtitles": {"tracks": [lang, other], "cues": len(cues),
+                      f"cues_{other}": len(other_cues)},
+        "numbers": str(inputs.numbers_path),
+        "voices": sorted({f"{p.clip.engine}:{p.clip.voice}" for p in placed}),
+        "scenes": [
+            {
+                "id": s.scene_id, "title": s.title,
+                "start": round(c[0], 3), "end": round(c[1], 3),
+                "beats": [
+                    {"id": p.beat_id, "text": p.text.display, "spoken": p.text.spoken,
+                     "voice": f"{p.clip.engine}:{p.clip.voice}", "start": round(p.start, 3),
+                     "end": round(p.end, 3), "speech_end": round(p.start + p.clip.duration, 3)}
+                    for p in placed if p.scene_id == s.scene_id
+                ],
+            }
+            for s, c in zip(scripts, chapters, strict=True)
+        ],
+    }
+    atomic.write_json(staged / "manifest.json", manifest)
+    with Timer(progress, "report") as t_report:
+        stills = measure_stills(jobs, fps)
+        report = quality.build_report(
+            lang, None, [(p.start, p.start + p.clip.duration) for p in placed], cues,
+            beats, [(j.info.scene_id, c[0], c[1], j.entry.times.warnings,
+                     j.entry.times.layout) for j, c in zip(jobs, chapters, strict=True)
+                    if j.entry], fps,
+            spans=quality.join_spans([(c[0], st) for c, st in zip(chapters, stills,
+                                                                   strict=True)]),
+            hold_limit=quality.HOLD_LIMITS[cut])
+        report["cut"] = cut
+    with Timer(progress, "pronunciation"):
+        report["pronunciation"] = pronunciation.check(
+            lang, [(p.scene_id, p.beat_id, p.text) for p in placed]).to_json()
+    report["bilingual"] = quality.bilingual_report(both, own_zh=lang == "zh")
+    report["seconds_to_measure"] = round(t_report.seconds, 2)
+    atomic.write_json(staged / "report.json", report)
+    segments.prune()
+    for line in quality.summary(report):
+        say(f"[{lang}] {line}")
+    files = {p.relative_to(staged).as_posix(): p.stat().st_size
+             for p in sorted(staged.rglob("*")) if p.is_file()}
+    atomic.write_json(staged / "build.json", {"key": key, "files": files})
+    final = inputs.out_dir(config.out, lang)
+    if cut == "full":
+        # The other cuts' folders live inside the full explainer's: carry them over.
+        for name in CUT_NAMES:
+            if name != "full" and (final / name).is_dir():
+                os.replace(final / name, staged / name)
+    atomic.replace_dir(staged, final)
+    shutil.rmtree(work, ignore_errors=True)  # the joined picture and wavs: not needed again
+    say(f"[{lang}] wrote {final / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")
+
+
+def measure_stills(jobs: list[SceneJob], fps: int) -> list[list[tuple[float, float]]]:
+    """Each scene picture's still stretches, from the held frames its writer recorded
+    (read from the picture's packets; no frame is decoded)."""
+    out = []
+    for job in jobs:
+        assert job.entry is not None
+        out.append(quality.held_stills(job.entry.picture, fps))
+    return out
+
+
+def encode_all(segments: SegmentStore, kind: str, jobs: list[SceneJob], fps: int,
+               height: int | None, workers: int) -> list[Path]:
+    """Each scene's picture encoded as H.264 (cached): master segments (``height`` None)
+    or clip pictures scaled to ``height``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(job: SceneJob) -> Path:
+        assert job.entry is not None
+        picture = job.entry.picture
+        # The picture's own digest and format, not the entry's key or slot alone.
+        fmt = QUALITIES[job.probe.quality]
+        parts = [job.entry.video.sha256, fmt, fps, height, media.x264_args(fps), versions()]
+        return segments.get(kind, parts, lambda out: media.encode_picture(
+            picture, fps, out, height=height))
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        return list(pool.map(one, jobs))
