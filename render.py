@@ -127,7 +127,8 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                    help="scene processes at once, both languages in one pool "
                         "(default: the number of cores, %(default)s)")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="render the scene jobs on a Dask cluster: the address of its "
+                   help="render the scene jobs (and encode the deck's clips) on a Dask "
+                        "cluster: the address of its "
                         "scheduler, e.g. tcp://10.0.0.5:8786 (workers need this project "
                         "installed, the same version; see README, Rendering on a cluster). "
                         "Default: a local pool of --jobs processes")

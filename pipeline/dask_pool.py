@@ -1,5 +1,6 @@
 """Scene jobs on a Dask distributed cluster: the same ``map`` as the local
-:class:`~pipeline.scene_render.RenderPool`, each job a Dask task.
+:class:`~pipeline.scene_render.RenderPool`, each job a Dask task; and the deck's clip
+encodes (:class:`RemoteBurner`).
 
 A task carries the job's plan, the numbers file's text and the digests of the client's
 code; the worker refuses it in one line if its own code differs, renders the scene with
@@ -52,10 +53,9 @@ def code_digests(root: Path = PROJECT) -> dict[str, str]:
     return out
 
 
-def render_on_worker(plan: dict, numbers: str, client_code: dict[str, str]) -> dict:
-    """Run on a Dask worker: render one scene job; returns its report and picture bytes.
-
-    Raises CodeMismatch (one line) when this worker's code differs from the client's."""
+def _check_code(client_code: dict[str, str]) -> None:
+    """On a worker: CodeMismatch (one line, naming the files) unless its code is the
+    client's."""
     mine = code_digests()
     differ = sorted(k for k in client_code.keys() | mine.keys()
                     if client_code.get(k) != mine.get(k))
@@ -64,6 +64,28 @@ def render_on_worker(plan: dict, numbers: str, client_code: dict[str, str]) -> d
                                          else "")
         raise CodeMismatch(f"worker on {os.uname().nodename} ({PROJECT}) has other code than "
                            f"the client: {shown} differ; install the same version everywhere")
+
+
+def connect(address: str):
+    """A Dask client of the scheduler at ``address``; SceneRenderError (one line) if Dask is
+    not installed or the scheduler does not answer."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SceneRenderError("--scheduler needs Dask: pip install "
+                               "'qkv-explainer[cluster]' (the distributed package)") from None
+    try:
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError) as err:
+        raise SceneRenderError(f"--scheduler {address}: cannot reach the Dask scheduler "
+                               f"({err})") from None
+
+
+def render_on_worker(plan: dict, numbers: str, client_code: dict[str, str]) -> dict:
+    """Run on a Dask worker: render one scene job; returns its report and picture bytes.
+
+    Raises CodeMismatch (one line) when this worker's code differs from the client's."""
+    _check_code(client_code)
     with tempfile.TemporaryDirectory(prefix="qkv-job-") as tmp:
         d = Path(tmp)
         (d / "numbers.toml").write_text(numbers, "utf-8")
@@ -88,16 +110,7 @@ class DaskPool:
 
     def __init__(self, address: str, log_dir: Path,
                  echo: Callable[[str], None] | None = None) -> None:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise SceneRenderError("--scheduler needs Dask: pip install "
-                                   "'qkv-explainer[cluster]' (the distributed package)") from None
-        try:
-            self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-        except (OSError, TimeoutError) as err:
-            raise SceneRenderError(f"--scheduler {address}: cannot reach the Dask scheduler "
-                                   f"({err})") from None
+        self.client = connect(address)
         self.address, self.log_dir, self.echo = address, log_dir, echo
         self.code = code_digests()
         self._futures: list = []
@@ -169,3 +182,42 @@ class DaskPool:
         if futures:
             with contextlib.suppress(Exception):  # the scheduler may be gone already
                 self.client.cancel(futures)
+
+
+def burn_on_worker(clip: bytes, name: str, cues: list, lang: str, fps: int, height: int,
+                   client_code: dict[str, str]) -> bytes:
+    """Run on a Dask worker: one deck clip (``pipeline.outputs.burn_deck_clip``); returns
+    the encoded file's bytes."""
+    from narration.types import Cue
+    from pipeline.outputs import burn_deck_clip
+
+    _check_code(client_code)
+    with tempfile.TemporaryDirectory(prefix="qkv-deck-") as tmp:
+        d = Path(tmp)
+        src = d / name
+        src.write_bytes(clip)
+        out = d / "deck.mp4"
+        burn_deck_clip(src, [Cue(a, b, tuple(lines)) for a, b, lines in cues], lang, d / "work",
+                       fps, out, height)
+        return out.read_bytes()
+
+
+class RemoteBurner:
+    """Deck clip encodes on the Dask cluster at ``address`` (see ``outputs.deck_clips``)."""
+
+    def __init__(self, address: str) -> None:
+        self.client = connect(address)
+        self.code = code_digests()
+
+    def burn(self, clip: Path, cues, lang: str, fps: int, out: Path, height: int) -> None:
+        fut = self.client.submit(burn_on_worker, clip.read_bytes(), clip.name,
+                                 [(c.start, c.end, list(c.lines)) for c in cues], lang, fps,
+                                 height, self.code, retries=RETRIES, pure=False)
+        try:
+            data = fut.result()
+        except CodeMismatch as err:
+            raise SceneRenderError(str(err).splitlines()[0]) from None
+        out.write_bytes(data)
+
+    def close(self) -> None:
+        self.client.close()

@@ -164,18 +164,50 @@ def thumbnail_time(placed: Sequence[PlacedBeat], chapters: list[tuple[float, flo
     return chapters[-1][1] / 3
 
 
-def deck_clip(segments: SegmentStore, clip: Path, cues: Sequence[Cue], lang: str,
-              work: Path, fps: int, height: int) -> Path:
-    """A scene clip for the deck: scaled to ``height``, its subtitles drawn in, encoded for
-    slides (CRF ``DECK_CRF``, 2 s GOP). Cached under the clip's own bytes (its picture and
-    voice), the cues and the settings, so an unchanged scene is not encoded again."""
-    parts = [sha256_file(clip), [(c.start, c.end, c.lines) for c in cues], lang, fps, height,
-             DECK_CRF, media.x264_args(fps, DECK_CRF, 2.0), style.FONT, pipeline_code(),
-             versions()]
+def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Sequence[Cue]]],
+               lang: str, work: Path, fps: int, height: int, jobs: int,
+               scheduler: str | None = None) -> list[Path]:
+    """The deck's clips: each scene clip (``items``: the clip and its cues, timed from its
+    start) scaled to ``height``, its subtitles drawn in, encoded for slides (CRF
+    ``DECK_CRF``, 2 s GOP). Cached under the clip's own bytes (its picture and voice), the
+    cues and the settings, so an unchanged scene is not encoded again. The ones to encode
+    run ``jobs`` at a time here, or on the Dask cluster at ``scheduler``."""
+    from concurrent.futures import ThreadPoolExecutor
+
     work.mkdir(parents=True, exist_ok=True)
-    return segments.get("deck", parts, lambda out: burn_cues(
-        clip, cues, lang, work, clip.stem, fps, out, crf=DECK_CRF, gop_seconds=2.0,
-        height=height))
+    remote = None
+    if scheduler:
+        from pipeline.dask_pool import RemoteBurner
+
+        remote = RemoteBurner(scheduler)
+
+    def one(item: tuple[Path, Sequence[Cue]]) -> Path:
+        clip, cues = item
+        parts = [sha256_file(clip), [(c.start, c.end, c.lines) for c in cues], lang, fps,
+                 height, DECK_CRF, media.x264_args(fps, DECK_CRF, 2.0), style.FONT,
+                 pipeline_code(), versions()]
+
+        def make(out: Path) -> None:
+            if remote is not None:
+                remote.burn(clip, cues, lang, fps, out, height)
+            else:
+                burn_deck_clip(clip, cues, lang, work, fps, out, height)
+
+        return segments.get("deck", parts, make)
+
+    try:
+        with ThreadPoolExecutor(max_workers=len(items) if remote else max(1, jobs)) as pool:
+            return list(pool.map(one, items))
+    finally:
+        if remote is not None:
+            remote.close()
+
+
+def burn_deck_clip(clip: Path, cues: Sequence[Cue], lang: str, work: Path, fps: int,
+                   out: Path, height: int) -> None:
+    """One deck clip (see :func:`deck_clips`), encoded here."""
+    burn_cues(clip, cues, lang, work, clip.stem, fps, out, crf=DECK_CRF, gop_seconds=2.0,
+              height=height)
 
 
 def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
@@ -277,12 +309,14 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                                    round((c.end - c.start) * fps) / fps, "the clip")
             slides: list[deck.Slide] = []
             by_id = {sc.scene_id: sc for sc in scripts}
-            for sc, c, clip in zip(scripts, chapters, made, strict=True):
-                video = clip.video
-                if config.deck_captions:  # PowerPoint shows no soft subtitle track
-                    video = deck_clip(segments, clip.video,
-                                      scene_clips.shift_cues(cues, c[0], c[1]), lang,
-                                      work / "deck", fps, min(config.clip_height, height))
+            videos = [clip.video for clip in made]
+            if config.deck_captions:  # PowerPoint shows no soft subtitle track
+                videos = deck_clips(
+                    segments, [(clip.video, scene_clips.shift_cues(cues, c[0], c[1]))
+                               for clip, c in zip(made, chapters, strict=True)], lang,
+                    work / "deck", fps, min(config.clip_height, height), config.jobs,
+                    config.scheduler)
+            for sc, c, clip, video in zip(scripts, chapters, made, videos, strict=True):
                 slides.append(deck.MovieSlide(video, clip.poster_first, tuple(
                     deck.Beat(p.start - c[0], p.text.display)
                     for p in placed if p.scene_id == sc.scene_id)))

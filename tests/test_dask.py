@@ -1,6 +1,7 @@
-"""Scene jobs on a real Dask cluster on 127.0.0.1: a ``dask scheduler`` and two ``dask
-worker`` processes render scenes of both languages, and the outputs are byte-identical to a
-local run with the same voice cache; a worker with other code is refused in one line."""
+"""Scene jobs and deck clip encodes on a real Dask cluster on 127.0.0.1: a ``dask
+scheduler`` and two ``dask worker`` processes render scenes of both languages, and the
+outputs are byte-identical to a local run with the same voice cache; a worker with other
+code is refused in one line."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def cluster(tmp: Path, project: Path, workers: int) -> Iterator[str]:
 
 def render(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(ROOT / "render.py"), "--quality", "low",
-                           "--tts", "offline", "--no-clips", *args],
+                           "--tts", "offline", *args],
                           capture_output=True, text=True, timeout=1200)
 
 
@@ -72,6 +73,14 @@ def pictures(cache: Path) -> dict[str, str]:
         out[entry.parent.parent.relative_to(cache / "scenes").as_posix()] = \
             data["video"]["sha256"]
     return out
+
+
+def deck_media(out: Path) -> list[bytes]:
+    """The deck's captioned clips (encoded on the workers with --scheduler)."""
+    import zipfile
+
+    with zipfile.ZipFile(out / "slides.pptx") as z:
+        return [z.read(n) for n in sorted(z.namelist()) if n.endswith(".mp4")]
 
 
 def test_dask_cluster_renders_what_a_local_run_does(tmp_path):
@@ -90,13 +99,15 @@ def test_dask_cluster_renders_what_a_local_run_does(tmp_path):
     # the workers' pictures came back into this store, as the local run's did
     assert pictures(remote / "cache") == pictures(local / "cache") != {}
     for lang in ("zh", "en"):
-        for name in ("video.mp4", "video.srt", "manifest.json"):
+        for name in ("video.mp4", "video.srt", "manifest.json", "clips/01_hook.mp4",
+                     "clips/02_formula.mp4"):
             mine, theirs = local / "out" / lang / name, remote / "out" / lang / name
             if name == "manifest.json":  # names the numbers file: the same here
                 assert json.loads(mine.read_text("utf-8")) == json.loads(
                     theirs.read_text("utf-8"))
             else:
                 assert mine.read_bytes() == theirs.read_bytes(), name
+        assert deck_media(local / "out" / lang) == deck_media(remote / "out" / lang) != []
 
 
 def test_a_worker_with_other_code_is_refused_in_one_line(tmp_path):
