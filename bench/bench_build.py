@@ -12,8 +12,10 @@ cached offline voice), twice, side by side in one pool of two processes:
 - pipeline: ``render.py --lang zh`` from an empty scene cache (the voice already cached).
 
 At low quality it then measures, on both languages: ``--jobs 1`` against ``--jobs 2``,
-a rerun with nothing changed, a changed number of the worked example, and a changed
-sentence (one beat of the softmax script, restored afterwards).
+the same build with its scene jobs on a Dask cluster on this machine (a scheduler and two
+single-threaded workers, ``--scheduler``), a rerun with nothing changed, a changed number
+of the worked example, and a changed sentence (one beat of the softmax script, restored
+afterwards).
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,6 +127,36 @@ def render(args: list[str], out: Path, cache: Path, tts: str | None = "offline")
             "peak_mb": max(peaks, default=0.0)}
 
 
+@contextmanager
+def dask_cluster(work: Path, workers: int) -> Iterator[str]:
+    """A Dask scheduler and ``workers`` single-threaded workers on 127.0.0.1."""
+    dask = Path(sys.executable).with_name("dask")
+    work.mkdir(parents=True, exist_ok=True)
+    file = work / "scheduler.json"
+    file.unlink(missing_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = [subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0",
+                               "--no-dashboard", "--scheduler-file", str(file)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        while not file.is_file() or not file.read_text().strip():
+            time.sleep(0.2)
+        address = json.loads(file.read_text())["address"]
+        procs += [subprocess.Popen([str(dask), "worker", address, "--nthreads", "1",
+                                    "--no-dashboard"], cwd=ROOT, env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                  for _ in range(workers)]
+        from distributed import Client
+
+        with Client(address) as c:
+            c.wait_for_workers(workers, timeout=120)
+        yield address
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait()
+
+
 def fresh_cache(work: Path, name: str, audio: Path) -> Path:
     c = work / name
     shutil.rmtree(c, ignore_errors=True)
@@ -172,6 +206,13 @@ def main() -> int:
             inc[f"jobs{jobs}"] = render(["--lang", "all", "--jobs", str(jobs), *low], out,
                                         cache)
             say(f"  {inc[f'jobs{jobs}']['wall']:.1f} s")
+        say("[low] both languages, scene jobs on a local Dask cluster (2 workers)...")
+        cache = fresh_cache(work, "cache-dask", audio)
+        out = work / "out-dask"
+        shutil.rmtree(out, ignore_errors=True)
+        with dask_cluster(work / "dask", workers=2) as address:
+            inc["dask"] = render(["--lang", "all", "--scheduler", address, *low], out, cache)
+        say(f"  {inc['dask']['wall']:.1f} s")
         out, cache = work / "out-jobs2", work / "cache-jobs2"
         inc["nochange"] = render(["--lang", "all", *low], out, cache)
         say(f"[low] no change: {inc['nochange']['wall']:.2f} s")
@@ -219,9 +260,10 @@ def report(rows: dict, inc: dict, ids: list[str]) -> str:
         "with the same beat durations, two processes at a time.",
         "",
         "| quality | video | plain `manim` | pipeline: scenes | + master | ratio (scenes) "
-        "| ratio (scenes + master) | whole run | render s per s of video | peak memory "
+        "| ratio (scenes + master) | whole run (master, clips, deck, page, report) "
+        "| ratio (whole run) | report's share | render s per s of video | peak memory "
         "per scene process (plain / pipeline) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for q, r in rows.items():
         pl, pi = r["plain"], r["pipeline"]
@@ -231,6 +273,8 @@ def report(rows: dict, inc: dict, ids: list[str]) -> str:
             f"| {q} ({h}p{fps}) | {pl['video']:.0f} s | {pl['wall']:.0f} s | {scenes:.0f} s "
             f"| {master:.0f} s | {pl['wall'] / max(scenes, 1e-9):.2f}x "
             f"| {pl['wall'] / max(scenes + master, 1e-9):.2f}x | {pi['wall']:.0f} s "
+            f"| {pl['wall'] / pi['wall']:.2f}x "
+            f"| {100 * pi['stages'].get('report', 0.0) / pi['wall']:.1f}% "
             f"| plain {pl['wall'] / pl['video']:.2f}, pipeline "
             f"{(scenes + master) / pl['video']:.2f} "
             f"| {pl['peak_mb']:.0f} MB / {pi['peak_mb']:.0f} MB |")
@@ -243,6 +287,8 @@ def report(rows: dict, inc: dict, ids: list[str]) -> str:
             "|---|---|---|",
         ]
         names = {"jobs1": "first build, `--jobs 1`", "jobs2": "first build, `--jobs 2`",
+                 "dask": "first build, `--jobs 2`'s scene jobs on a Dask cluster here "
+                         "(`--scheduler`, two single-threaded workers)",
                  "nochange": "rerun, nothing changed",
                  "nochange_auto": "rerun, nothing changed, default `--tts auto` (no network)",
                  "number": "one number of the worked example changed (V[2][1] 1 -> 2)",
@@ -250,6 +296,10 @@ def report(rows: dict, inc: dict, ids: list[str]) -> str:
         for k, label in names.items():
             if k in inc:
                 lines.append(f"| {label} | {inc[k]['wall']:.1f} s | {inc[k]['summary']} |")
+        if "number" in inc and "jobs2" in inc:
+            share = 100 * inc["number"]["wall"] / inc["jobs2"]["wall"]
+            lines += ["", f"The changed number took {share:.0f}% of the first build of both "
+                      "languages (`--jobs 2`)."]
     lines.append("")
     return "\n".join(lines)
 
