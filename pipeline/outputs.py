@@ -392,12 +392,16 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
 
 
 def measure_stills(jobs: list[SceneJob], fps: int) -> list[list[tuple[float, float]]]:
-    """Each scene picture's still stretches, from the held frames its writer recorded
-    (read from the picture's packets; no frame is decoded)."""
+    """Each scene picture's still stretches, as its writer recorded them while storing the
+    frames (no frame is decoded); measured on the picture's frames for an entry stored
+    without them."""
     out = []
     for job in jobs:
         assert job.entry is not None
-        out.append(quality.held_stills(job.entry.picture, fps))
+        if job.entry.stills is not None:
+            out.append(list(job.entry.stills))
+        else:
+            out.append(quality.still_frames(job.entry.picture, fps=fps)[0])
     return out
 
 

@@ -13,8 +13,7 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
+from common.stills import THRESHOLD, StillSpans, luma
 from common.text import is_cjk
 from narration.phrases import inside_phrase
 from narration.segment import enclosing_group, word_boundaries
@@ -139,86 +138,32 @@ def cue_report(cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, fl
     }
 
 
-def _luma(frame) -> np.ndarray:
-    """The frame's brightness as int16 (the Y plane itself for YUV video: no conversion)."""
-    if frame.format.name.startswith(("yuv", "yuvj")):
-        plane = frame.planes[0]
-        rows = np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)
-        return rows[:, :plane.width].astype(np.int16)
-    return frame.to_ndarray(format="gray").astype(np.int16)
-
-
-def still_frames(video: Path, threshold: int = 12, fps: float | None = None
+def still_frames(video: Path, threshold: int = THRESHOLD, fps: float | None = None
                  ) -> tuple[list[tuple[float, float]], float]:
-    """Stretches (start, end seconds) in which no frame differs from the first, and fps.
+    """Stretches (start, end seconds) in which no frame differs from the first, and fps,
+    measured on the decoded frames (``common.stills``: frames compared in brightness over
+    4x4-pixel blocks, so a thin line that moves still shows).
 
-    Frames are compared in brightness, summed over 4x4-pixel blocks (so a thin line that
-    moves still shows): a block counts as changed when its mean differs by more than
-    ``threshold`` of 255, which ignores encoder noise but not a glyph or an outline moving.
     The picture may store a held frame once with its duration (variable frame rate); it
     counts as that many identical frames at ``fps``, the picture's nominal rate (default:
-    the stream's own rate, right for a constant-rate video).
+    the stream's own rate, right for a constant-rate video). The scenes' writer records the
+    same stretches as it stores the frames (``SceneReport.stills``); this is for any video.
     """
     import av
-
-    spans: list[tuple[float, float]] = []
-    limit = threshold * 16
-
-    def same(img: np.ndarray, ref: np.ndarray) -> bool:
-        diff = img - ref
-        if not np.any(np.abs(diff) > threshold):  # fast path: nothing at all
-            return True
-        h, w = (diff.shape[0] // 4) * 4, (diff.shape[1] // 4) * 4
-        # Block sums by strided adds (numpy's reshape-sum is 7x slower here).
-        sums = sum(diff[i:h:4, j:w:4].astype(np.int32) for i in range(4) for j in range(4))
-        return not np.any(np.abs(sums) > limit)
 
     with av.open(str(video)) as c:
         stream = c.streams.video[0]
         stream.thread_type = "AUTO"
         fps = fps or float(stream.guessed_rate or stream.average_rate)
         total = round(float(c.duration / av.time_base) * fps) if c.duration else None
-        # Each frame is compared with the first frame of the stretch it may extend, not
-        # with the frame before: a slow fade, a little change per frame, is not still.
-        ref: np.ndarray | None = None
-        ref_at = last_at = 0
+        found = StillSpans(threshold)
+        last_at = 0
         for frame in c.decode(stream):
             at = round(float(frame.time) * fps) if frame.time is not None else last_at + 1
             last_at = at
-            img = _luma(frame)
-            if ref is None:
-                ref, ref_at = img, at
-            elif not same(img, ref):
-                if at - ref_at > 1:
-                    spans.append((ref_at / fps, at / fps))
-                ref, ref_at = img, at
-        end = max(total or 0, last_at + 1)
-        if ref is not None and end - ref_at > 1:
-            spans.append((ref_at / fps, end / fps))
-    return spans, fps
-
-
-def held_stills(picture: Path, fps: int) -> list[tuple[float, float]]:
-    """Stretches (start, end seconds) in which a scene's picture holds one frame, read from
-    the held-frame picture's packets without decoding a frame.
-
-    The scenes' writer (``scenes.held_frames``) stores a run of identical frames once,
-    with the run's duration, so every packet lasting more than one frame at ``fps`` is a
-    still stretch. (Measured on the decoded frames, :func:`still_frames` also joins frames
-    that differ by less than its threshold; a test checks that both agree on a scene.)
-    """
-    import av
-
-    with av.open(str(picture)) as c:
-        stream = c.streams.video[0]
-        tb = stream.time_base
-        starts = sorted(round(float(p.pts * tb) * fps) for p in c.demux(stream)
-                        if p.pts is not None)
-        end = round(float(c.duration / av.time_base) * fps) if c.duration else None
-    if not starts:
-        return []
-    bounds = [*starts[1:], max(end or 0, starts[-1] + 1)]
-    return [(a / fps, b / fps) for a, b in zip(starts, bounds, strict=True) if b - a > 1]
+            found.add(luma(frame), at)
+        spans = found.finish(max(total or 0, last_at + 1))
+    return [(a / fps, b / fps) for a, b in spans], fps
 
 
 def join_spans(per_scene: Sequence[tuple[float, Sequence[tuple[float, float]]]]

@@ -56,6 +56,7 @@ class Entry:
     code: dict[str, str]
     video: VideoFile
     times: SceneTimes
+    stills: tuple[tuple[float, float], ...] | None = None  # as its writer saw them
 
     @property
     def picture(self) -> Path:
@@ -134,6 +135,8 @@ class SceneStore:
                     "code": report.code, "times": report.times.to_json(),
                     "video": {"frames": video.frames, "stored": video.stored,
                               "fps": video.fps, "size": video.size, "sha256": video.sha256},
+                    "stills": None if report.stills is None
+                    else [list(x) for x in report.stills],
                     "seconds": report.seconds, "peak_rss_mb": report.peak_rss_mb,
                     "created": time.time()}
             (tmp / "entry.json").write_text(json.dumps(data, ensure_ascii=False), "utf-8")
@@ -185,7 +188,9 @@ def _read_entry(d: Path) -> Entry | None:
                      dict(data["inputs"]), dict(data["code"]),
                      VideoFile(d / "picture.mp4", int(v["frames"]), int(v["stored"]),
                                int(v["fps"]), int(v["size"]), str(v["sha256"])),
-                     SceneTimes.from_json(data["times"]))
+                     SceneTimes.from_json(data["times"]),
+                     None if data.get("stills") is None
+                     else tuple((float(a), float(b)) for a, b in data["stills"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

@@ -12,6 +12,8 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from common.text import columns as text_columns
+
 DEFAULT_NUMBERS: Path = Path(__file__).parent / "data" / "numbers.toml"
 """The numbers file shipped with the package."""
 
@@ -244,8 +246,8 @@ class _Reader:
                     self.fail(k, f"entry {i + 1} is {_describe(item)}, not a text")
                 if not item.strip():
                     self.fail(k, f"entry {i + 1} is empty (or only spaces)")
-                if columns is not None and columns(item) > columns:
-                    self.fail(f"{k}[{i}]", f"“{item}” is {columns(item)} columns wide (a "
+                if columns is not None and text_columns(item) > columns:
+                    self.fail(f"{k}[{i}]", f"“{item}” is {text_columns(item)} columns wide (a "
                                            f"Chinese character counts 2); {shown} fit at most "
                                            f"{columns} ({columns // 2} Chinese characters or "
                                            f"{columns} letters)")

@@ -128,6 +128,9 @@ class SceneReport:
     video: VideoFile | None  # None for a dry run
     seconds: float  # wall time spent rendering
     peak_rss_mb: float = 0.0  # the scene process's peak memory
+    stills: tuple[tuple[float, float], ...] | None = None
+    """Stretches (start, end s) in which the picture stands still, seen by its writer as it
+    stored the frames (``common.stills``); None for a dry run or an older report."""
 
     def to_json(self) -> dict:
         v = self.video
@@ -138,6 +141,7 @@ class SceneReport:
                 "path": str(v.path), "frames": v.frames, "stored": v.stored, "fps": v.fps,
                 "size": v.size, "sha256": v.sha256},
             "seconds": self.seconds, "peak_rss_mb": self.peak_rss_mb,
+            "stills": None if self.stills is None else [list(x) for x in self.stills],
         }
 
     @classmethod
@@ -151,7 +155,9 @@ class SceneReport:
                        SceneTimes.from_json(data["times"]),
                        {str(k): str(x) for k, x in data["inputs"].items()},
                        {str(k): str(x) for k, x in data["code"].items()}, video,
-                       float(data["seconds"]), float(data.get("peak_rss_mb", 0.0)))
+                       float(data["seconds"]), float(data.get("peak_rss_mb", 0.0)),
+                       None if data.get("stills") is None else tuple(
+                           (float(a), float(b)) for a, b in data["stills"]))
 
     def write(self, path: Path) -> None:
         atomic_write_text(path, json.dumps(self.to_json(), ensure_ascii=False))

@@ -29,6 +29,8 @@ import av
 import numpy as np
 from manim.scene.scene_file_writer import SceneFileWriter
 
+from common.stills import StillSpans, luma
+
 # Lossless (qp 0) at x264's fastest preset: the intermediate costs little to write and
 # nothing in quality; the master's single lossy encode happens later.
 CODEC_OPTIONS = {"preset": "ultrafast", "qp": "0"}
@@ -52,6 +54,8 @@ class HeldFrameEncoder:
         self._pending_at = 0
         self._pending_n = 0
         self._durations: dict[int, int] = {}  # pts (frames) -> duration (frames)
+        self._stills = StillSpans()  # the still stretches, seen as the frames are stored
+        self.stills: list[tuple[int, int]] = []  # (first frame, end frame), once closed
         self._queue: queue.Queue[tuple[np.ndarray | None, int]] = queue.Queue(maxsize=8)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="held-frame-encoder",
@@ -85,6 +89,7 @@ class HeldFrameEncoder:
             self._flush()
             self._mux(self._stream.encode())
             self._container.close()
+            self.stills = self._stills.finish(self.frames)
         except BaseException as err:  # reported to the render thread by put/close
             self._error = err
             # Drain so the producer never blocks on a full queue after a failure.
@@ -100,7 +105,11 @@ class HeldFrameEncoder:
     def _flush(self) -> None:
         if self._pending is None:
             return
-        frame = av.VideoFrame.from_ndarray(self._pending, format="rgba")
+        # Converted here, as the encoder would: its brightness is then exactly what a
+        # decoder of the (lossless) picture sees, for the still stretches.
+        frame = av.VideoFrame.from_ndarray(self._pending, format="rgba").reformat(
+            format=PIX_FMT)
+        self._stills.add(luma(frame), self._pending_at)
         frame.pts = self._pending_at
         frame.time_base = self._tb
         self._durations[self._pending_at] = self._pending_n

@@ -100,9 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     import resource
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    stills = None
+    if video is not None:
+        stills = tuple((a / plan.fps, b / plan.fps) for a, b in enc.stills)
     SceneReport(plan.run_id, plan.scene_id, scene.times, dict(scene.ctx.inputs),
                 project_code(), video, round(time.monotonic() - t0, 3),
-                round(peak, 1)).write(plan.report)
+                round(peak, 1), stills).write(plan.report)
     return 0
 
 

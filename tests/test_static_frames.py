@@ -71,9 +71,9 @@ def test_held_frame_master_matches_plain_manim(tmp_path):
 
 
 def test_stills_from_held_frames_agree_with_decoded_frames(tmp_path):
-    """The report's still stretches come from the held frames the scene's writer stored
-    (packets only, no decoding); measured on the decoded frames, they are the same."""
-    from pipeline.quality import held_stills, still_frames
+    """The report's still stretches are the ones the scene's writer saw as it stored the
+    frames (no decoding); measured on the decoded picture, they are the same."""
+    from pipeline.quality import still_frames
 
     ctx = load_context(SCENE, None)
     beats = tuple(BeatPlan(b.id, beat_slot(ctx.speech[b.id]), ctx.speech[b.id],
@@ -83,7 +83,8 @@ def test_stills_from_held_frames_agree_with_decoded_frames(tmp_path):
     plan.write(tmp_path / "plan.json")
     subprocess.run([sys.executable, "-m", "scenes.run", str(tmp_path / "plan.json")],
                    cwd=ROOT, check=True, capture_output=True, timeout=300)
-    held = held_stills(plan.video, plan.fps)
+    report = SceneReport.read_for(plan)
     decoded, _fps = still_frames(plan.video, fps=plan.fps)
-    assert len(held) >= 5
-    assert held == decoded
+    assert report.stills is not None and len(report.stills) >= 5
+    assert [(round(a * plan.fps), round(b * plan.fps)) for a, b in report.stills] == [
+        (round(a * plan.fps), round(b * plan.fps)) for a, b in decoded]
