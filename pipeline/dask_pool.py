@@ -136,7 +136,7 @@ class DaskPool:
                 on_start(plan)
                 self._futures.append(fut)
             results: dict[str, RenderedScene] = {}
-            for fut in as_completed(self._futures):
+            for fut in as_completed(self._futures, loop=self.client.loop):
                 plan = by_key[fut.key]
                 try:
                     data = fut.result()

@@ -4,6 +4,7 @@ staging folder and moved into place whole."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -142,7 +143,7 @@ def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str
     fonts = work / "fonts"  # libass wants a folder holding only font files
     fonts.mkdir(exist_ok=True)
     link = fonts / style.FONT_FILE.name
-    if not link.exists():
+    with contextlib.suppress(FileExistsError):  # deck clips are burned side by side
         link.symlink_to(style.FONT_FILE)
     with atomic.atomic_path(out) as tmp:
         media.burn_subtitles(video, ass, fonts, fps, tmp.with_suffix(".mp4"), crf, gop_seconds,
