@@ -171,6 +171,8 @@ def main() -> int:
     p.add_argument("--scenes", help="default: all")
     p.add_argument("--work", type=Path, default=Path("/tmp/qkv-bench"))
     p.add_argument("--write", type=Path, default=ROOT / "BENCHMARKS.md")
+    p.add_argument("--no-jobs1", action="store_true",
+                   help="skip the --jobs 1 build (the rest still runs)")
     args = p.parse_args()
     ids = args.scenes.split(",") if args.scenes else [i.scene_id for i in discover()]
     scene_args = ["--scenes", ",".join(ids)] if args.scenes else []
@@ -198,7 +200,7 @@ def main() -> int:
     inc: dict[str, dict] = {}
     if "low" in args.qualities.split(","):
         low = ["--quality", "low", *scene_args]
-        for jobs in (1, 2):
+        for jobs in ((2,) if args.no_jobs1 else (1, 2)):
             say(f"[low] both languages, --jobs {jobs}...")
             cache = fresh_cache(work, f"cache-jobs{jobs}", audio)
             out = work / f"out-jobs{jobs}"
