@@ -117,9 +117,14 @@ def summary(stderr: str) -> str:
     return next((x for x in stderr.splitlines() if x.startswith("summary: ")), "?")[9:]
 
 
-def render(args: list[str], out: Path, cache: Path, tts: str | None = "offline") -> dict:
+def render(args: list[str], out: Path, cache: Path, tts: str | None = "offline",
+           profile: Path | None = None) -> dict:
+    """One render.py run; with ``profile``, sampled by py-spy (its main process: where the
+    build waits, including on ffmpeg) into that file as collapsed stacks."""
     voice = ["--tts", tts] if tts else []
-    wall, _mb, err = run_measured([sys.executable, str(ROOT / "render.py"), *voice,
+    spy = [str(Path(sys.executable).with_name("py-spy")), "record", "--rate", "20",
+           "--format", "raw", "-o", str(profile), "--"] if profile else []
+    wall, _mb, err = run_measured([*spy, sys.executable, str(ROOT / "render.py"), *voice,
                                    "--out", str(out), "--cache", str(cache), *args])
     peaks = [json.loads(p.read_text("utf-8")).get("peak_rss_mb", 0.0)
              for p in (cache / "scenes").glob("*/*/*/entry.json")]
@@ -171,6 +176,9 @@ def main() -> int:
     p.add_argument("--scenes", help="default: all")
     p.add_argument("--work", type=Path, default=Path("/tmp/qkv-bench"))
     p.add_argument("--write", type=Path, default=ROOT / "BENCHMARKS.md")
+    p.add_argument("--profile", action="store_true",
+                   help="sample each quality's pipeline run with py-spy (WORK/profile-Q.txt, "
+                        "collapsed stacks; summarised by bench/profile_top.py)")
     p.add_argument("--no-jobs1", action="store_true",
                    help="skip the --jobs 1 build (the rest still runs)")
     args = p.parse_args()
@@ -193,7 +201,8 @@ def main() -> int:
         out = work / f"out-{quality}"
         shutil.rmtree(out, ignore_errors=True)
         pipe = render(["--lang", "zh", "--quality", quality, "--jobs", "2", *scene_args],
-                      out, cache)
+                      out, cache, profile=work / f"profile-{quality}.txt"
+                      if args.profile else None)
         say(f"[{quality}] pipeline: {pipe['wall']:.1f} s; {pipe['stages']}")
         rows[quality] = {"plain": pl, "pipeline": pipe}
 
