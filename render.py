@@ -100,7 +100,7 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     )
     p.add_argument("--lang", choices=[*LANGS, "all"], default="zh",
                    help="language of narration, on-screen text and subtitles (default: zh)")
-    p.add_argument("--cut", choices=[*CUTS, "all"], default="full",
+    p.add_argument("--cut", choices=[*CUTS, "all"],
                    help="which video: full = the whole explainer (about 17 minutes), "
                         "overview = the four steps in two minutes, on the same numbers "
                         "(OUT/<lang>/overview/), all = both (default: full)")
@@ -160,9 +160,9 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                    help="list the scenes of the cut (--cut, default: both cuts) with their "
                         "titles, then exit")
     args = p.parse_args(argv)
-    args.cuts = list(CUTS) if args.cut == "all" else [args.cut]
-    if args.list and "--cut" not in " ".join(argv if argv is not None else sys.argv[1:]):
-        args.cuts = list(CUTS)
+    # --list without --cut lists every cut; anything else defaults to the full explainer
+    everything = args.cut == "all" or (args.cut is None and args.list)
+    args.cuts = list(CUTS) if everything else [args.cut or "full"]
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
     if args.scheduler is not None and not re.fullmatch(r"(\w+://)?[\w.\-\[\]:]+:\d+",

@@ -273,7 +273,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         voice = work / "narration.loud.wav"
         raw = loudness.measure(audio)
         loudness.normalize(audio, voice)
-        segs = encode_all(segments, "master", jobs, fps, None, config.jobs)
+        segs = encode_segments(segments, jobs, fps, config.jobs)
         video = work / "video-only.mp4"
         media.concat_videos(segs, video)
         media.encode_master(video, voice,
@@ -406,20 +406,21 @@ def measure_stills(jobs: list[SceneJob], fps: int) -> list[list[tuple[float, flo
     return out
 
 
-def encode_all(segments: SegmentStore, kind: str, jobs: list[SceneJob], fps: int,
-               height: int | None, workers: int) -> list[Path]:
-    """Each scene's picture encoded as H.264 (cached): master segments (``height`` None)
-    or clip pictures scaled to ``height``."""
+def encode_segments(segments: SegmentStore, jobs: list[SceneJob], fps: int, workers: int
+                    ) -> list[Path]:
+    """Each scene's picture encoded as a master segment (H.264, cached; the clips copy
+    them)."""
     from concurrent.futures import ThreadPoolExecutor
 
     def one(job: SceneJob) -> Path:
         assert job.entry is not None
         picture = job.entry.picture
-        # The picture's own digest and format, not the entry's key or slot alone.
+        # The picture's own digest and format, not the entry's key or slot alone (the None
+        # stands where a scaled clip's height once did: the keys stay as they were).
         fmt = QUALITIES[job.probe.quality]
-        parts = [job.entry.video.sha256, fmt, fps, height, media.x264_args(fps), versions()]
-        return segments.get(kind, parts, lambda out: media.encode_picture(
-            picture, fps, out, height=height))
+        parts = [job.entry.video.sha256, fmt, fps, None, media.x264_args(fps), versions()]
+        return segments.get("master", parts,
+                            lambda out: media.encode_picture(picture, fps, out))
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         return list(pool.map(one, jobs))

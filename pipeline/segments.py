@@ -69,9 +69,6 @@ class SegmentStore:
                 continue
             video.unlink(missing_ok=True)
             meta.unlink(missing_ok=True)
-        for stills in self.root.glob("stills/*.json") if self.root.is_dir() else ():
-            if now - stills.stat().st_mtime > older_than_days * 86400:
-                stills.unlink(missing_ok=True)
         for video in self.root.glob("*/*.mp4") if self.root.is_dir() else ():
             if not video.with_suffix(".json").exists() and now - video.stat().st_mtime > 3600:
                 video.unlink(missing_ok=True)  # its record never got written: never trusted
