@@ -320,7 +320,9 @@ def main(argv: list[str] | None = None) -> int:
     from pipeline.progress import BuildProgress
     from pipeline.scene_render import SceneRenderError
 
-    config = BuildConfig(out=args.out, cache=args.cache, quality=args.quality,
+    # Absolute: the scene processes run with the project as their working directory.
+    config = BuildConfig(out=args.out.absolute(), cache=args.cache.absolute(),
+                         quality=args.quality,
                          jobs=args.jobs, burn_subs=args.burn_subs, clips=args.clips,
                          clip_height=args.clip_height, silent_clips=args.silent_clips,
                          verbose=args.verbose, accept_layout=args.accept_layout,

@@ -72,11 +72,12 @@ def overview(rendered):
     tmp = out.parent
     keys = {lang: json.loads((out / lang / "build.json").read_text("utf-8"))["key"]
             for lang in ("zh", "en")}
+    # Run from the output's parent with relative paths: the scene processes (which run in
+    # the project) must still find the plans.
     cmd = [sys.executable, str(ROOT / "render.py"), "--cut", "overview", "--lang", "all",
            "--quality", "low", "--scenes", OVERVIEW_SCENES, "--tts", "offline",
-           "--numbers", str(tmp / "numbers.toml"), "--out", str(out), "--cache",
-           str(tmp / "cache")]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+           "--numbers", "numbers.toml", "--out", out.name, "--cache", "cache"]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=tmp)
     assert run.returncode == 0, run.stderr[-3000:]
     return out, run, keys
 
