@@ -289,7 +289,7 @@ def clean(argv: list[str]) -> int:
                 target.unlink()
                 gone.append(str(target))
     if not args.keep_cache:
-        for sub in ("audio", "scenes", "segments"):
+        for sub in ("audio", "scenes", "segments", "fonts"):
             target = args.cache / sub
             if target.is_dir():
                 shutil.rmtree(target)
@@ -379,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     if summary.langs_built or not (args.out / "index.html").is_file():
         from pipeline.page import write_page
 
-        page = write_page(args.out, list(LANGS), args.numbers)
+        page = write_page(args.out, list(LANGS), args.numbers, config.cache)
         if page is not None:
             _say(f"preview page: {page} ({page.stat().st_size / 1e6:.1f} MB)")
     _say(f"summary: voice {summary.voiced} beats, {summary.synthesized} synthesized; "

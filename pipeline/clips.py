@@ -60,17 +60,17 @@ class SceneSpan:
     last_beat_end: float
 
 
-def write_clips(out_dir: Path, work: Path, voice: Path, fps: int,
+def write_clips(out_dir: Path, work: Path, sounds: Sequence[Path], fps: int,
                 scenes: Sequence[SceneSpan], tracks: Sequence[tuple[str, Sequence[Cue]]],
                 pictures: Sequence[Path], silent: bool = False) -> list[SceneClip]:
-    """One clip per scene from its encoded, scaled ``pictures`` (one per scene); ``tracks``
-    are (lang, cues), the first being the clip's own language. Returns what was written."""
+    """One clip per scene from its encoded ``pictures`` and its encoded ``sounds`` (one of
+    each per scene, both copied); ``tracks`` are (lang, cues), the first being the clip's
+    own language. Returns what was written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     made = []
-    for k, (span, picture) in enumerate(zip(scenes, pictures, strict=True), 1):
+    for k, (span, picture, sound) in enumerate(zip(scenes, pictures, sounds, strict=True), 1):
         scene_id, title, start, end = span.scene_id, span.title, span.start, span.end
         stem = f"{k:02d}_{scene_id}"
-        frames = max(1, round((end - start) * fps))
         subs = []
         for lang, cues in tracks:
             path = work / f"{stem}.{lang}.srt"
@@ -78,7 +78,7 @@ def write_clips(out_dir: Path, work: Path, voice: Path, fps: int,
                                  path, "srt")
             subs.append(media.SubtitleTrack(path, lang, not subs))
         video = out_dir / f"{stem}.mp4"
-        media.mux_clip(picture, voice, start, frames, fps, subs, video)
+        media.mux_clip(picture, sound, subs, video)
         first, last = out_dir / f"{stem}.first.png", out_dir / f"{stem}.last.png"
         frame = 1 / fps
         media.frame_png(video, max(0.0, span.first_beat_end - start - frame), first)
@@ -86,7 +86,7 @@ def write_clips(out_dir: Path, work: Path, voice: Path, fps: int,
         quiet = None
         if silent:
             quiet = out_dir / f"{stem}.silent.mp4"
-            media.mux_clip(picture, None, start, frames, fps, subs, quiet)
+            media.mux_clip(picture, None, subs, quiet)
         made.append(SceneClip(k, scene_id, title, start, end, span.narration, video, first,
                               last, quiet))
     return made

@@ -22,6 +22,8 @@ TARGET_LUFS = -14.0
 TOLERANCE_LU = 0.3
 CEILING_DBTP = -2.0
 """Limiter ceiling: 1 dB below the −1 dBTP platforms ask for, room for the AAC encoder."""
+SILENCE_LUFS = -60.0
+"""A scene quieter than this (a silent one measures -inf) is left as it is."""
 _SUMMARY_I = re.compile(r"Integrated loudness:\s*I:\s*(-?[\d.]+|-inf) LUFS", re.S)
 _SUMMARY_TP = re.compile(r"True peak:\s*Peak:\s*(-?[\d.]+|-inf) dBFS", re.S)
 
@@ -47,7 +49,13 @@ def measure(path: Path) -> Loudness:
 def normalize(src: Path, out: Path, target: float = TARGET_LUFS) -> Loudness:
     """Write ``src`` (a WAV) to ``out`` (48 kHz 16-bit WAV) at ``target`` LUFS under the
     true-peak ceiling; return the measured result."""
-    gain = target - measure(src).integrated_lufs
+    before = measure(src)
+    if not before.integrated_lufs > SILENCE_LUFS:  # nothing to bring up (or -inf): as is
+        cmd = [FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                          "-i", str(src), "-c:a", "pcm_s16le", "-ar", "48000", str(out)]
+        subprocess.run(cmd, check=True, capture_output=True)
+        return before
+    gain = target - before.integrated_lufs
     result = Loudness(float("nan"), float("nan"))
     limit = 10 ** (CEILING_DBTP / 20)
     with wave.open(str(src), "rb") as w:

@@ -103,11 +103,16 @@ time (14.0 s against 19.6 s), 14% smaller, PSNR against the lossless picture 54.
 against 56.7 (both far past visible loss)."""
 
 
+def gop_frames(fps: int, gop_seconds: float = 0.5) -> int:
+    """Frames in a GOP of at most ``gop_seconds``: 7 at 15 fps, 30 at 60."""
+    return max(1, int(fps * gop_seconds))
+
+
 def x264_args(fps: int, crf: int = 18, gop_seconds: float = 0.5) -> list[str]:
     """H.264 High, yuv420p, BT.709, closed GOP of ``gop_seconds`` (half a second for the
     platforms), 2 B-frames, CRF ``crf``, at a constant ``fps`` (a held frame of the scenes'
     pictures becomes that many frames)."""
-    gop = str(max(1, int(fps * gop_seconds)))  # at most that long: 7 frames at 15 fps
+    gop = str(gop_frames(fps, gop_seconds))
     return ["-r", str(fps), "-fps_mode", "cfr",
             "-c:v", "libx264", "-preset", X264_PRESET, "-crf", str(crf), "-profile:v", "high",
             "-pix_fmt", "yuv420p", "-g", gop, "-keyint_min", gop, "-sc_threshold", "0",
@@ -222,15 +227,6 @@ AAC_ARGS = ["-c:a", "aac", "-aac_coder", "fast", "-profile:a", "aac_low", "-ar",
 of narration, 2.5 times as long as fast (16 s), for no audible difference at these rates."""
 
 
-def encode_picture(picture: Path, fps: int, out: Path, height: int | None = None,
-                   preset: str | None = None) -> None:
-    """``picture`` (a scene's held-frame picture) as H.264 at a constant ``fps``, scaled to
-    ``height`` if given, no sound: a segment of the master, or a clip's picture."""
-    scale = ["-vf", f"scale=-2:{height}:flags=lanczos"] if height else []
-    run_ffmpeg(["-i", str(picture), "-map", "0:v:0", *scale, *x264_args(fps),
-                *(["-preset", preset] if preset else []), "-an", str(out)])
-
-
 def encode_master(video: Path, audio: Path, tracks: list[SubtitleTrack], metadata: Path,
                   out: Path) -> None:
     """The platform master: ``video`` (H.264 High, yuv420p, BT.709, closed GOPs of at most
@@ -258,23 +254,18 @@ def encode_master(video: Path, audio: Path, tracks: list[SubtitleTrack], metadat
         sound.unlink(missing_ok=True)
 
 
-def mux_clip(video: Path, voice: Path | None, voice_start: float, frames: int, fps: int,
-             tracks: list[SubtitleTrack], out: Path) -> None:
-    """A scene clip: its encoded ``video`` (``frames`` frames, copied), ``voice`` from
-    ``voice_start`` s for as long (none: a silent clip) and the subtitle tracks."""
-    dur = frames / fps
+def mux_clip(video: Path, sound: Path | None, tracks: list[SubtitleTrack], out: Path
+             ) -> None:
+    """A scene clip: its encoded ``video`` and ``sound`` (the scene's AAC, as long; none: a
+    silent clip), both copied, and the subtitle tracks."""
     inputs = ["-i", str(video)]
     maps = ["-map", "0:v:0"]
-    audio: list[str] = ["-an"]
-    if voice is not None:
-        inputs += ["-ss", f"{voice_start:.6f}", "-t", f"{dur:.6f}", "-i", str(voice)]
+    if sound is not None:
+        inputs += ["-i", str(sound)]
         maps += ["-map", "1:a:0"]
-        audio = [*AAC_ARGS, "-b:a", "160k", "-af", "apad", "-t", f"{dur:.6f}",
-                 "-metadata:s:a:0",
-                 f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}"]
-    sub_inputs, sub_maps, sub_opts = _subtitle_args(tracks, first_input=1 + (voice is not None))
+    sub_inputs, sub_maps, sub_opts = _subtitle_args(tracks, first_input=1 + (sound is not None))
     inputs += sub_inputs
     maps += sub_maps
-    run_ffmpeg([*inputs, *maps, "-c:v", "copy", *audio, "-c:s", "mov_text",
-                "-time_base:s", "1/1000", *sub_opts,
+    run_ffmpeg([*inputs, *maps, "-c:v", "copy", *(["-c:a", "copy"] if sound else ["-an"]),
+                "-c:s", "mov_text", "-time_base:s", "1/1000", *sub_opts,
                 "-map_chapters", "-1", "-movflags", "+faststart", str(out)])

@@ -22,7 +22,7 @@ from narration.scripts import video_summary, video_title
 from narration.subtitles import build_track
 from narration.types import Clip, Cue, WordTiming
 from pipeline import clips as scene_clips
-from pipeline import deck, kit, loudness, media, quality, soundtrack
+from pipeline import deck, gops, kit, loudness, media, quality, scene_audio, soundtrack
 from pipeline.config import BuildConfig, Inputs
 from pipeline.keys import pipeline_code, versions
 from pipeline.progress import BuildProgress, Timer
@@ -255,9 +255,16 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     total_frames = sum(j.entry.video.frames for j in jobs if j.entry)
     total = total_frames / fps
 
+    segments = SegmentStore(config.cache / "segments")
     with Timer(progress, "soundtrack and subtitles"):
-        audio = work / "narration.wav"
-        soundtrack.build([(p.start, p.clip.path) for p in placed], total, audio)
+        # Each scene's narration at −14 LUFS (cached per scene), joined.
+        sounds = [scene_audio.SceneSound(
+            tuple((p.start - c[0], p.clip.path) for p in placed if p.scene_id == sc.scene_id),
+            job.entry.video.frames, fps)
+            for sc, c, job in zip(scripts, chapters, jobs, strict=True) if job.entry]
+        scene_voices = scene_audio.scene_voices(segments, sounds, config.jobs)
+        voice = work / "narration.loud.wav"
+        soundtrack.join(scene_voices, voice)
         beats = [(p.text.display, display_words(p.text, p.clip.words), p.start,
                   p.clip.duration) for p in placed]
         other = other_lang(lang)
@@ -267,12 +274,10 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             staged, lang, beats, [other_text[(p.scene_id, p.beat_id)] for p in placed])
         meta = work / "chapters.txt"
         meta.write_text(media.ffmetadata_chapters(chapters, title), "utf-8")
+    say(f"[{lang}] narration at {loudness.TARGET_LUFS:.0f} LUFS: {segments.made['voice']} "
+        f"scene(s) normalised, {segments.reused['voice']} reused")
 
-    segments = SegmentStore(config.cache / "segments")
     with Timer(progress, "master") as t_master:
-        voice = work / "narration.loud.wav"
-        raw = loudness.measure(audio)
-        loudness.normalize(audio, voice)
         segs = encode_segments(segments, jobs, fps, config.jobs)
         video = work / "video-only.mp4"
         media.concat_videos(segs, video)
@@ -283,8 +288,8 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         final = loudness.measure(staged / "video.mp4")
         width, height, _fps = QUALITIES[config.quality]
         media.check_format(staged / "video.mp4", width, height, fps, total, "the master")
-    say(f"[{lang}] master in {t_master.seconds:.1f} s ({segments.made} scene segment(s) "
-        f"encoded, {segments.reused} reused): "
+    say(f"[{lang}] master in {t_master.seconds:.1f} s ({segments.made['master']} scene segment(s) "
+        f"encoded, {segments.reused['master']} reused): "
         f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
     if config.burn_subs:
         with Timer(progress, "burned subtitles") as t:
@@ -303,7 +308,8 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                     mine[0].end, mine[-1].end))
             # The clips' pictures are the master's segments, copied: no second encode.
             made = scene_clips.write_clips(
-                staged / "clips", work / "clips", voice, fps, spans,
+                staged / "clips", work / "clips",
+                scene_audio.clip_sounds(segments, scene_voices, lang, config.jobs), fps, spans,
                 [(lang, cues), (other, other_cues)], segs, silent=config.silent_clips)
             for c in made:
                 media.check_format(c.video, width, height, fps,
@@ -337,8 +343,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         "loudness": {"integrated_lufs": final.integrated_lufs,
                      "true_peak_dbtp": final.true_peak_dbtp,
                      "target_lufs": loudness.TARGET_LUFS,
-                     "narration_before_lufs": raw.integrated_lufs,
-                     "narration_before_true_peak_dbtp": raw.true_peak_dbtp},
+                     "normalised": "each scene"},
         "subtitles": {"tracks": [lang, other], "cues": len(cues),
                       f"cues_{other}": len(other_cues)},
         "numbers": str(inputs.numbers_path),
@@ -409,18 +414,19 @@ def measure_stills(jobs: list[SceneJob], fps: int) -> list[list[tuple[float, flo
 def encode_segments(segments: SegmentStore, jobs: list[SceneJob], fps: int, workers: int
                     ) -> list[Path]:
     """Each scene's picture encoded as a master segment (H.264, cached; the clips copy
-    them)."""
+    them), each GOP a hold repeats encoded once (``pipeline.gops``)."""
     from concurrent.futures import ThreadPoolExecutor
 
     def one(job: SceneJob) -> Path:
         assert job.entry is not None
         picture = job.entry.picture
-        # The picture's own digest and format, not the entry's key or slot alone (the None
-        # stands where a scaled clip's height once did: the keys stay as they were).
+        # The picture's own digest and format, not the entry's key or slot alone; the
+        # method's name, as the bytes depend on it.
         fmt = QUALITIES[job.probe.quality]
-        parts = [job.entry.video.sha256, fmt, fps, None, media.x264_args(fps), versions()]
+        parts = [job.entry.video.sha256, fmt, fps, "gops-repeated", media.x264_args(fps),
+                 versions()]
         return segments.get("master", parts,
-                            lambda out: media.encode_picture(picture, fps, out))
+                            lambda out: gops.encode_held_picture(picture, fps, out))
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         return list(pool.map(one, jobs))

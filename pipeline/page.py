@@ -23,6 +23,7 @@ import string
 from pathlib import Path
 
 from common.atomic import atomic_write_text
+from common.digests import digest
 from narration import style
 
 LABELS = {"zh": "中文", "en": "English"}
@@ -363,15 +364,33 @@ show(pick);
 """)
 
 
-def font_face(text: str) -> str:
-    """A CSS @font-face embedding the bundled font, subset to the characters of ``text``."""
+def font_face(text: str, cache: Path | None = None) -> str:
+    """A CSS @font-face embedding the bundled font, subset to the characters of ``text``;
+    kept in ``cache/fonts`` under the character set (a subset takes seconds, and a changed
+    number rarely brings a new character)."""
+    import fontTools
+
+    chars = "".join(sorted(set(text) | set(" 0123456789:.")))
+    font_file = style.FONT_FILE
+    key = digest([chars, font_file.name, font_file.stat().st_size, style.FONT_INDEX_SC,
+                  fontTools.version])
+    cached = cache / "fonts" / f"{key}.css" if cache is not None else None
+    if cached is not None and cached.is_file():
+        return cached.read_text("utf-8")
+    css = _subset_face(chars)
+    if cached is not None:
+        atomic_write_text(cached, css)
+    return css
+
+
+def _subset_face(chars: str) -> str:
     from fontTools import subset
     from fontTools.ttLib import TTCollection
     from fontTools.varLib import instancer
 
     font = TTCollection(str(style.FONT_FILE), lazy=True).fonts[style.FONT_INDEX_SC]
     sub = subset.Subsetter(subset.Options(layout_features=["*"]))
-    sub.populate(text="".join(sorted(set(text) | set(" 0123456789:."))))
+    sub.populate(text=chars)
     sub.subset(font)
     font = instancer.instantiateVariableFont(font, {"wght": 400})
     font.flavor = "woff2"
@@ -382,9 +401,10 @@ def font_face(text: str) -> str:
             f'src: url(data:font/woff2;base64,{data}) format("woff2"); }}')
 
 
-def write_page(out: Path, langs: list[str], numbers_path: Path | str | None = None
-               ) -> Path | None:
-    """Write ``out/index.html`` for the languages rendered there; None if there are none."""
+def write_page(out: Path, langs: list[str], numbers_path: Path | str | None = None,
+               cache: Path | None = None) -> Path | None:
+    """Write ``out/index.html`` for the languages rendered there; None if there are none
+    (the font's subset kept in ``cache``, if given)."""
     data = page_data(out, langs, numbers_path)
     if not data["langs"]:
         return None
@@ -395,7 +415,7 @@ def write_page(out: Path, langs: list[str], numbers_path: Path | str | None = No
     text = _TEMPLATE.substitute(lang=data["langs"][0], title=html.escape(first["title"]),
                                 data=blob, words=words,
                                 labels=json.dumps(LABELS, ensure_ascii=False),
-                                font_face=font_face(shown))
+                                font_face=font_face(shown, cache))
     path = out / "index.html"
     atomic_write_text(path, text)
     return path

@@ -1,4 +1,4 @@
-"""Encoded video per scene, cached by what it is made from.
+"""Encoded video and sound per scene, cached by what it is made from.
 
 The master's picture is the scenes' H.264 segments joined without re-encoding (each scene
 clip copies its segment); the deck's captioned clips, scaled and with their subtitles drawn
@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,19 +30,20 @@ KEEP_DAYS = 30.0
 class SegmentStore:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self.made = 0
-        self.reused = 0
+        self.made: Counter[str] = Counter()  # by kind
+        self.reused: Counter[str] = Counter()
         self.used: set[Path] = set()
 
-    def get(self, kind: str, parts: object, make: Callable[[Path], None]) -> Path:
+    def get(self, kind: str, parts: object, make: Callable[[Path], None],
+            suffix: str = ".mp4") -> Path:
         """The cached file for ``parts`` (anything digestible), made by ``make(path)`` on a
-        miss."""
+        miss; ``suffix`` names its format (ffmpeg picks the container by it)."""
         key = digest([kind, parts])
-        path = self.root / kind / f"{key}.mp4"
+        path = self.root / kind / f"{key}{suffix}"
         meta = path.with_suffix(".json")
         try:
             if json.loads(meta.read_text("utf-8"))["size"] == path.stat().st_size:
-                self.reused += 1
+                self.reused[kind] += 1
                 self.used.add(path)
                 os.utime(meta)
                 return path
@@ -49,26 +51,31 @@ class SegmentStore:
             pass
         meta.unlink(missing_ok=True)
         with atomic_path(path) as tmp:
-            out = tmp.with_suffix(".mp4")  # ffmpeg picks the container by the suffix
+            out = tmp.with_suffix(suffix)
             try:
                 make(out)
                 out.replace(tmp)
             finally:
                 out.unlink(missing_ok=True)
         atomic_write_text(meta, json.dumps({"size": path.stat().st_size}))
-        self.made += 1
+        self.made[kind] += 1
         self.used.add(path)
         return path
 
     def prune(self, older_than_days: float = KEEP_DAYS) -> None:
-        """Remove segments unused by this run and untouched for ``older_than_days``."""
+        """Remove files unused by this run and untouched for ``older_than_days``."""
         now = time.time()
-        for meta in self.root.glob("*/*.json") if self.root.is_dir() else ():
-            video = meta.with_suffix(".mp4")
-            if video in self.used or now - meta.stat().st_mtime < older_than_days * 86400:
+        if not self.root.is_dir():
+            return
+        for meta in self.root.glob("*/*.json"):
+            files = [f for f in meta.parent.glob(f"{meta.stem}.*") if f != meta]
+            if any(f in self.used for f in files) or \
+                    now - meta.stat().st_mtime < older_than_days * 86400:
                 continue
-            video.unlink(missing_ok=True)
+            for f in files:
+                f.unlink(missing_ok=True)
             meta.unlink(missing_ok=True)
-        for video in self.root.glob("*/*.mp4") if self.root.is_dir() else ():
-            if not video.with_suffix(".json").exists() and now - video.stat().st_mtime > 3600:
-                video.unlink(missing_ok=True)  # its record never got written: never trusted
+        for f in self.root.glob("*/*"):
+            if f.suffix not in (".json", ".tmp") and not f.with_suffix(".json").exists() \
+                    and now - f.stat().st_mtime > 3600:
+                f.unlink(missing_ok=True)  # its record never got written: never trusted

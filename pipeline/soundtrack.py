@@ -22,15 +22,25 @@ def read_wav(path: Path) -> np.ndarray:
         return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
 
 
-def build(placements: Sequence[tuple[float, Path]], duration: float, out: Path) -> None:
-    """Write a mono 48 kHz WAV of ``duration`` s with each clip starting at its time."""
-    track = np.zeros(round(duration * RATE), dtype=np.int32)
+def build(placements: Sequence[tuple[float, Path]], samples: int, out: Path) -> None:
+    """Write a mono 48 kHz WAV of ``samples`` samples with each clip starting at its time
+    (seconds)."""
+    track = np.zeros(samples, dtype=np.int32)
     for start, path in placements:
         clip = read_wav(path).astype(np.int32)
         i = round(start * RATE)
         n = max(0, min(len(clip), len(track) - i))
         track[i : i + n] += clip[:n]
-    pcm = np.clip(track, -32768, 32767).astype(np.int16)
+    _write(np.clip(track, -32768, 32767).astype(np.int16), out)
+
+
+def join(parts: Sequence[Path], out: Path) -> None:
+    """Write the WAVs ``parts`` (48 kHz mono 16-bit) one after the other into ``out``."""
+    _write(np.concatenate([read_wav(p) for p in parts]) if parts else np.zeros(0, np.int16),
+           out)
+
+
+def _write(pcm: np.ndarray, out: Path) -> None:
     tmp = out.with_suffix(".tmp.wav")
     with wave.open(str(tmp), "wb") as w:
         w.setnchannels(1)

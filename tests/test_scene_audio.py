@@ -1,0 +1,69 @@
+"""Each scene's narration at −14 LUFS, exactly its length, cached per scene; the joined
+track measures −14 LUFS too."""
+
+from __future__ import annotations
+
+import wave
+
+import numpy as np
+
+from pipeline import loudness, soundtrack
+from pipeline.media import probe
+from pipeline.scene_audio import SceneSound, clip_sounds, scene_voices
+from pipeline.segments import SegmentStore
+
+RATE, FPS = soundtrack.RATE, 15
+
+
+def _tone(path, seconds: float, amplitude: float, hz: float = 220.0):
+    t = np.arange(int(seconds * RATE)) / RATE
+    # A voice-like tone: a carrier with a 3 Hz syllable envelope.
+    pcm = amplitude * np.sin(2 * np.pi * hz * t) * (0.6 + 0.4 * np.sin(2 * np.pi * 3 * t))
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes((pcm * 32767).astype(np.int16).tobytes())
+    return path
+
+
+def _samples(path) -> int:
+    with wave.open(str(path), "rb") as w:
+        return w.getnframes()
+
+
+def test_scenes_are_normalised_one_by_one_and_join_on_target(tmp_path):
+    quiet = _tone(tmp_path / "quiet.wav", 3.0, 0.05)
+    loud = _tone(tmp_path / "loud.wav", 2.5, 0.9, 330.0)
+    scenes = [SceneSound(((0.5, quiet),), 60, FPS),  # 4 s
+              SceneSound(((0.2, loud), (2.9, quiet)), 90, FPS),  # 6 s
+              SceneSound((), 15, FPS)]  # 1 s, nothing said
+    store = SegmentStore(tmp_path / "cache")
+    voices = scene_voices(store, scenes, workers=2)
+    assert [_samples(v) for v in voices] == [4 * RATE, 6 * RATE, RATE]
+    for v in voices[:2]:  # the quiet one brought up, the loud one down, both on target
+        got = loudness.measure(v)
+        assert abs(got.integrated_lufs - loudness.TARGET_LUFS) <= loudness.TOLERANCE_LU
+        assert got.true_peak_dbtp <= loudness.CEILING_DBTP + 0.2
+    assert np.all(soundtrack.read_wav(voices[2]) == 0)
+
+    joined = tmp_path / "joined.wav"
+    soundtrack.join(voices, joined)
+    assert _samples(joined) == 11 * RATE
+    assert abs(loudness.measure(joined).integrated_lufs - loudness.TARGET_LUFS) <= 0.5
+
+    # A changed beat in one scene: only that scene is normalised again.
+    again = SegmentStore(tmp_path / "cache")
+    scenes[1] = SceneSound(((0.2, loud), (3.4, quiet)), 90, FPS)
+    second = scene_voices(again, scenes, workers=2)
+    assert (again.made["voice"], again.reused["voice"]) == (1, 2)
+    assert second[0] == voices[0] and second[1] != voices[1]
+
+    # The clips' sound: AAC of each scene's narration, as long, encoded once.
+    sounds = clip_sounds(again, second, "zh", workers=2)
+    for sound, scene in zip(sounds, scenes, strict=True):
+        info = probe(sound)
+        assert [s.codec for s in info.streams] == ["aac"]
+        assert abs(info.duration - scene.frames / FPS) < 0.001
+    assert clip_sounds(again, second, "zh", workers=2) == sounds
+    assert (again.made["clip-sound"], again.reused["clip-sound"]) == (3, 3)
