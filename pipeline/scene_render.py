@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import os
 import signal
 import subprocess
 import sys
@@ -43,6 +44,15 @@ class RenderedScene:
     seconds: float  # wall time of the process
 
 
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kill a scene process and what it started (LaTeX, dvisvgm): a child still holding
+    its output pipe would keep the reader waiting until it ended by itself."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # the scene runs in a session of its own
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+
+
 class RenderPool:
     """Runs scene processes, at most ``jobs`` at once; :meth:`stop` ends them all."""
 
@@ -68,7 +78,7 @@ class RenderPool:
                                     preexec_fn=_die_with_parent)
             with self._lock:
                 if self._stopping:
-                    proc.kill()
+                    _kill_group(proc)
                 self._procs.add(proc)
             try:
                 assert proc.stdout is not None
@@ -124,4 +134,4 @@ class RenderPool:
         with self._lock:
             self._stopping = True
             for p in self._procs:
-                p.kill()
+                _kill_group(p)
