@@ -130,16 +130,20 @@ def has_libass() -> bool:
 
 
 def burn_subtitles(master: Path, ass: Path, fonts_dir: Path, fps: int, out: Path,
-                   crf: int = 18, gop_seconds: float = 0.5, height: int | None = None) -> None:
+                   crf: int = 18, gop_seconds: float = 0.5, height: int | None = None,
+                   resample: bool = False) -> None:
     """``master`` with the ASS subtitles drawn into the picture (audio and tracks copied),
-    scaled to ``height`` first if given (the ASS is made for that size)."""
+    scaled to ``height`` first if given (the ASS is made for that size); with ``resample``,
+    brought to ``fps`` before anything else (the frames dropped are neither scaled nor
+    drawn on)."""
 
     def esc(p: Path) -> str:  # the filter graph's own quoting
         return str(p).replace("\\", "\\\\").replace(":", "\\:").replace("'", "\\'")
 
     run_ffmpeg(["-i", str(master), "-map", "0:v:0", "-map", "0:a", "-map", "0:s?",
                 "-map_chapters", "0", "-vf",
-                (f"scale=-2:{height}:flags=lanczos," if height else "")
+                (f"fps={fps}," if resample else "")
+                + (f"scale=-2:{height}:flags=lanczos," if height else "")
                 + f"subtitles={esc(ass)}:fontsdir={esc(fonts_dir)}",
                 *x264_args(fps, crf, gop_seconds), "-c:a", "copy", "-c:s", "copy",
                 "-movflags", "+faststart",

@@ -114,6 +114,14 @@ def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTim
 
 
 DECK_CRF = 24
+DECK_MAX_FPS = 30
+"""The deck's clips play in slides: 30 frames a second is plenty, and halves the encode of
+a 60 fps video's."""
+
+
+def deck_fps(fps: int) -> int:
+    """The deck clips' frame rate for a video at ``fps``."""
+    return min(fps, DECK_MAX_FPS)
 
 
 def burn(staged: Path, work: Path, lang: str, cues: list[Cue], fps: int) -> None:
@@ -123,7 +131,7 @@ def burn(staged: Path, work: Path, lang: str, cues: list[Cue], fps: int) -> None
 
 def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str, fps: int,
               out: Path, crf: int = 18, gop_seconds: float = 0.5,
-              height: int | None = None) -> None:
+              height: int | None = None, resample: bool = False) -> None:
     """``video`` with ``cues`` drawn into the picture, in the bundled font, inside the
     subtitle band (the master's burned copy, the deck's captioned clips), scaled to
     ``height`` first if given."""
@@ -147,7 +155,7 @@ def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str
         link.symlink_to(style.FONT_FILE)
     with atomic.atomic_path(out) as tmp:
         media.burn_subtitles(video, ass, fonts, fps, tmp.with_suffix(".mp4"), crf, gop_seconds,
-                             height if height != full else None)
+                             height if height != full else None, resample)
         tmp.with_suffix(".mp4").replace(tmp)
 
 
@@ -169,8 +177,8 @@ def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Sequence[Cue]
                lang: str, work: Path, fps: int, height: int, jobs: int,
                scheduler: str | None = None) -> list[Path]:
     """The deck's clips: each scene clip (``items``: the clip and its cues, timed from its
-    start) scaled to ``height``, its subtitles drawn in, encoded for slides (CRF
-    ``DECK_CRF``, 2 s GOP). Cached under the clip's own bytes (its picture and voice), the
+    start) at ``deck_fps``, scaled to ``height``, its subtitles drawn in, encoded for slides
+    (CRF ``DECK_CRF``, 2 s GOP). Cached under the clip's own bytes (its picture and voice), the
     cues and the settings, so an unchanged scene is not encoded again. The ones to encode
     run ``jobs`` at a time here, or on the Dask cluster at ``scheduler``."""
     from concurrent.futures import ThreadPoolExecutor
@@ -184,8 +192,9 @@ def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Sequence[Cue]
 
     def one(item: tuple[Path, Sequence[Cue]]) -> Path:
         clip, cues = item
-        parts = [sha256_file(clip), [(c.start, c.end, c.lines) for c in cues], lang, fps,
-                 height, DECK_CRF, media.x264_args(fps, DECK_CRF, 2.0), style.FONT,
+        parts = [sha256_file(clip), [(c.start, c.end, c.lines) for c in cues], lang,
+                 deck_fps(fps), height, DECK_CRF, media.x264_args(deck_fps(fps), DECK_CRF, 2.0),
+                 "resampled", style.FONT,
                  pipeline_code(), versions()]
 
         def make(out: Path) -> None:
@@ -207,8 +216,8 @@ def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Sequence[Cue]
 def burn_deck_clip(clip: Path, cues: Sequence[Cue], lang: str, work: Path, fps: int,
                    out: Path, height: int) -> None:
     """One deck clip (see :func:`deck_clips`), encoded here."""
-    burn_cues(clip, cues, lang, work, clip.stem, fps, out, crf=DECK_CRF, gop_seconds=2.0,
-              height=height)
+    burn_cues(clip, cues, lang, work, clip.stem, deck_fps(fps), out, crf=DECK_CRF,
+              gop_seconds=2.0, height=height, resample=True)
 
 
 def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],

@@ -67,3 +67,23 @@ def test_burned_subtitles_sit_inside_the_bottom_band(plain_video: Path, tmp_path
     # Two lines of text: CJK glyphs drew (not boxes) and span a good part of the width.
     cols = np.flatnonzero(np.abs(lit).max(axis=0) > 60)
     assert cols.max() - cols.min() > 200
+
+
+def test_a_60fps_clip_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Path) -> None:
+    """The deck's clips: at most 30 fps and 720p, as long as the clip, captions drawn."""
+    from pipeline.outputs import burn_deck_clip
+
+    clip = tmp_path / "clip.mp4"
+    media.run_ffmpeg(["-f", "lavfi", "-i", "color=c=0x10131a:s=1920x1080:r=60:d=2",
+                      "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-t", "2",
+                      *media.x264_args(60), "-c:a", "aac", str(clip)])
+    out = tmp_path / "deck.mp4"
+    burn_deck_clip(clip, [Cue(0.2, 1.8, ("注意力机制里的三个向量",))], "zh", tmp_path / "work",
+                   60, out, 720)
+    with av.open(str(out)) as c:
+        v = c.streams.video[0]
+        assert (v.codec_context.width, v.codec_context.height) == (1280, 720)
+        assert v.average_rate == 30
+        frames = [f.to_ndarray(format="gray").astype(int) for f in c.decode(v)]
+    assert len(frames) == 60  # 2 s at 30 fps
+    assert np.abs(frames[30] - frames[0]).max() > 60  # the caption at 1 s, none at 0 s
