@@ -1,10 +1,10 @@
 """Scene clips for slides: one MP4 per scene with its own voice and both subtitle tracks,
 and posters of its first and last frame (pipeline/deck.py embeds them in the deck).
 
-Clips are each scene's own picture, scaled and encoded once (and cached), so their
-durations add up to the video's, with the voice cut at the scene's start; ``CLIP_HEIGHT``
-by default: large
-PowerPoint decks stop playing full-HD video (manim-slides #392).
+Clips are the master's own segments and each scene's sound, copied (no second encode), so
+their durations add up to the video's. The deck embeds them re-encoded at ``CLIP_HEIGHT``
+with the captions drawn in (``pipeline.outputs.deck_clips``): large PowerPoint decks stop
+playing full-HD video (manim-slides #392).
 
 Posters: a scene opens on an empty frame (its title is being written) and closes with a
 fade to empty, so its literal first and last frames show nothing. The "first" poster is
@@ -14,6 +14,7 @@ the "last" poster the frame where the last beat ends, just before the closing fa
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,8 @@ from pathlib import Path
 from narration import subtitle_files
 from narration.types import Cue
 from pipeline import media
+from pipeline.keys import versions
+from pipeline.segments import SegmentStore
 
 CLIP_HEIGHT = 720
 
@@ -62,10 +65,12 @@ class SceneSpan:
 
 def write_clips(out_dir: Path, work: Path, sounds: Sequence[Path], fps: int,
                 scenes: Sequence[SceneSpan], tracks: Sequence[tuple[str, Sequence[Cue]]],
-                pictures: Sequence[Path], silent: bool = False) -> list[SceneClip]:
+                pictures: Sequence[Path], silent: bool = False,
+                store: SegmentStore | None = None) -> list[SceneClip]:
     """One clip per scene from its encoded ``pictures`` and its encoded ``sounds`` (one of
     each per scene, both copied); ``tracks`` are (lang, cues), the first being the clip's
-    own language. Returns what was written."""
+    own language. The posters are kept in ``store``, if given, under the picture and
+    time. Returns what was written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     made = []
     for k, (span, picture, sound) in enumerate(zip(scenes, pictures, sounds, strict=True), 1):
@@ -81,8 +86,8 @@ def write_clips(out_dir: Path, work: Path, sounds: Sequence[Path], fps: int,
         media.mux_clip(picture, sound, subs, video)
         first, last = out_dir / f"{stem}.first.png", out_dir / f"{stem}.last.png"
         frame = 1 / fps
-        media.frame_png(video, max(0.0, span.first_beat_end - start - frame), first)
-        media.frame_png(video, max(0.0, span.last_beat_end - start - frame), last)
+        _poster(store, picture, max(0.0, span.first_beat_end - start - frame), first)
+        _poster(store, picture, max(0.0, span.last_beat_end - start - frame), last)
         quiet = None
         if silent:
             quiet = out_dir / f"{stem}.silent.mp4"
@@ -90,3 +95,13 @@ def write_clips(out_dir: Path, work: Path, sounds: Sequence[Path], fps: int,
         made.append(SceneClip(k, scene_id, title, start, end, span.narration, video, first,
                               last, quiet))
     return made
+
+
+def _poster(store: SegmentStore | None, picture: Path, at: float, out: Path) -> None:
+    """The frame of ``picture`` (a scene's segment, the clip's picture) at ``at`` s."""
+    if store is None:
+        media.frame_png(picture, at, out)
+        return
+    kept = store.get("poster", [picture.stem, round(at, 6), versions()],
+                     lambda p: media.frame_png(picture, at, p), ".png")
+    shutil.copyfile(kept, out)

@@ -319,7 +319,8 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             made = scene_clips.write_clips(
                 staged / "clips", work / "clips",
                 scene_audio.clip_sounds(segments, scene_voices, lang, config.jobs), fps, spans,
-                [(lang, cues), (other, other_cues)], segs, silent=config.silent_clips)
+                [(lang, cues), (other, other_cues)], segs, silent=config.silent_clips,
+                store=segments)
             for c in made:
                 media.check_format(c.video, width, height, fps,
                                    round((c.end - c.start) * fps) / fps, "the clip")
