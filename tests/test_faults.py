@@ -72,8 +72,11 @@ def test_a_full_disk_is_one_line_and_leaves_the_previous_output(tmp_path, previo
 
 def test_ctrl_c_stops_promptly_and_keeps_finished_scenes(tmp_path):
     out, cache = tmp_path / "out", tmp_path / "cache"
+    # Ctrl-C at a terminal: SIGINT as its default (a shell starting the tests in the
+    # background, `cmd &`, leaves it ignored, and the children would inherit that).
     proc = subprocess.Popen(_cmd(out, cache, "--jobs", "1"), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not _entries(cache):
         time.sleep(0.2)
