@@ -121,7 +121,7 @@ def _expand(reduced: Path, plan: GopPlan, fps: int, out: Path) -> None:
             if p.is_keyframe or not gops:
                 gops.append([])
             gops[-1].append(p)
-        sizes = [sum(1 for _ in g) for g in gops]
+        sizes = [len(g) for g in gops]
         want = [min(plan.gop, plan.frames - k * plan.gop) for k in encoded]
         if sizes != want:
             raise MediaError(f"{reduced.name}: GOPs of {sizes[:8]}... frames, expected "

@@ -16,7 +16,7 @@ import wave
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.media import FFMPEG, MediaError
+from pipeline.media import FFMPEG, MediaError, run_ffmpeg
 
 TARGET_LUFS = -14.0
 TOLERANCE_LU = 0.3
@@ -51,9 +51,7 @@ def normalize(src: Path, out: Path, target: float = TARGET_LUFS) -> Loudness:
     true-peak ceiling; return the measured result."""
     before = measure(src)
     if not before.integrated_lufs > SILENCE_LUFS:  # nothing to bring up (or -inf): as is
-        cmd = [FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                          "-i", str(src), "-c:a", "pcm_s16le", "-ar", "48000", str(out)]
-        subprocess.run(cmd, check=True, capture_output=True)
+        run_ffmpeg(["-i", str(src), "-c:a", "pcm_s16le", "-ar", "48000", str(out)])
         return before
     gain = target - before.integrated_lufs
     result = Loudness(float("nan"), float("nan"))
