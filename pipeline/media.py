@@ -129,23 +129,22 @@ def has_libass() -> bool:
                if len(line.split()) > 1)
 
 
-def burn_subtitles(master: Path, ass: Path, fonts_dir: Path, fps: int, out: Path,
-                   crf: int = 18, gop_seconds: float = 0.5, height: int | None = None,
-                   resample: bool = False) -> None:
-    """``master`` with the ASS subtitles drawn into the picture (audio and tracks copied),
-    scaled to ``height`` first if given (the ASS is made for that size); with ``resample``,
-    brought to ``fps`` before anything else (the frames dropped are neither scaled nor
-    drawn on)."""
+def subtitles_filter(ass: Path, fonts_dir: Path) -> str:
+    """The ``subtitles`` filter drawing ``ass`` with the fonts in ``fonts_dir``, the paths
+    quoted for a filter graph."""
 
-    def esc(p: Path) -> str:  # the filter graph's own quoting
+    def esc(p: Path) -> str:
         return str(p).replace("\\", "\\\\").replace(":", "\\:").replace("'", "\\'")
 
+    return f"subtitles={esc(ass)}:fontsdir={esc(fonts_dir)}"
+
+
+def burn_subtitles(master: Path, ass: Path, fonts_dir: Path, fps: int, out: Path) -> None:
+    """``master`` with the ASS subtitles drawn into every frame (audio, subtitle tracks and
+    chapters copied)."""
     run_ffmpeg(["-i", str(master), "-map", "0:v:0", "-map", "0:a", "-map", "0:s?",
-                "-map_chapters", "0", "-vf",
-                (f"fps={fps}," if resample else "")
-                + (f"scale=-2:{height}:flags=lanczos," if height else "")
-                + f"subtitles={esc(ass)}:fontsdir={esc(fonts_dir)}",
-                *x264_args(fps, crf, gop_seconds), "-c:a", "copy", "-c:s", "copy",
+                "-map_chapters", "0", "-vf", subtitles_filter(ass, fonts_dir),
+                *x264_args(fps), "-c:a", "copy", "-c:s", "copy",
                 "-movflags", "+faststart",
                 str(out)])
 
@@ -256,6 +255,14 @@ def encode_master(video: Path, audio: Path, tracks: list[SubtitleTrack], metadat
         ])
     finally:
         sound.unlink(missing_ok=True)
+
+
+def replace_picture(source: Path, video: Path, out: Path) -> None:
+    """``source`` (a clip) with its picture replaced by ``video``'s; sound and subtitle
+    tracks copied."""
+    run_ffmpeg(["-i", str(video), "-i", str(source), "-map", "0:v:0", "-map", "1:a?",
+                "-map", "1:s?", "-map_chapters", "-1", "-c", "copy", "-movflags", "+faststart",
+                str(out)])
 
 
 def mux_clip(video: Path, sound: Path | None, tracks: list[SubtitleTrack], out: Path

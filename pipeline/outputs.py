@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import shutil
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ from pipeline.progress import BuildProgress, Timer
 from pipeline.scene_jobs import SceneJob
 from pipeline.scene_render import QUALITIES
 from pipeline.segments import SegmentStore
+from scenes.recording import code_digests
 from scenes.registry import CUTS as CUT_NAMES
 
 BUILD_FORMAT = 1
@@ -129,17 +131,11 @@ def burn(staged: Path, work: Path, lang: str, cues: list[Cue], fps: int) -> None
     burn_cues(staged / "video.mp4", cues, lang, work, "burn", fps, staged / "video.burned.mp4")
 
 
-def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str, fps: int,
-              out: Path, crf: int = 18, gop_seconds: float = 0.5,
-              height: int | None = None, resample: bool = False) -> None:
-    """``video`` with ``cues`` drawn into the picture, in the bundled font, inside the
-    subtitle band (the master's burned copy, the deck's captioned clips), scaled to
-    ``height`` first if given."""
-    width, full = media.frame_size(video)
-    if height is not None and height != full:
-        width = 2 * round(width * height / full / 2)
-    else:
-        height = full
+def subtitle_drawing(cues: Sequence[Cue], lang: str, work: Path, name: str, width: int,
+                     height: int) -> tuple[Path, Path]:
+    """The ASS file drawing ``cues`` inside the subtitle band of a ``width`` x ``height``
+    picture, in the bundled font, and the fonts folder libass reads it with."""
+    work.mkdir(parents=True, exist_ok=True)
     ass = work / f"{name}.ass"
     if lang == "en":
         # The bundled CJK font draws curly quotes full-width, with wide gaps in English.
@@ -149,14 +145,38 @@ def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str
     subtitle_files.write_burn_ass(cues, ass, width, height, style.SUBTITLE_BAND_SHARE,
                                   style.FONT)
     fonts = work / "fonts"  # libass wants a folder holding only font files
-    fonts.mkdir(exist_ok=True)
+    fonts.mkdir(parents=True, exist_ok=True)
     link = fonts / style.FONT_FILE.name
     with contextlib.suppress(FileExistsError):  # deck clips are burned side by side
         link.symlink_to(style.FONT_FILE)
+    return ass, fonts
+
+
+def scaled_width(width: int, full: int, height: int) -> int:
+    """The width of a ``width`` x ``full`` picture scaled to ``height`` (even, as ffmpeg's
+    ``scale=-2:height``)."""
+    return 2 * round(width * height / full / 2)
+
+
+def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str, fps: int,
+              out: Path) -> None:
+    """``video`` (the master) with ``cues`` drawn into the picture, every frame encoded
+    again (its burned copy)."""
+    width, height = media.frame_size(video)
+    ass, fonts = subtitle_drawing(cues, lang, work, name, width, height)
     with atomic.atomic_path(out) as tmp:
-        media.burn_subtitles(video, ass, fonts, fps, tmp.with_suffix(".mp4"), crf, gop_seconds,
-                             height if height != full else None, resample)
+        media.burn_subtitles(video, ass, fonts, fps, tmp.with_suffix(".mp4"))
         tmp.with_suffix(".mp4").replace(tmp)
+
+
+def cue_changes(cues: Sequence[Cue], fps: int) -> list[int]:
+    """The frames at ``fps`` where the drawn cues may change: both frames around each cue's
+    start and end, widened by the ASS file's centisecond rounding."""
+    out: set[int] = set()
+    for c in cues:
+        for t in (c.start, c.end):
+            out.update(range(math.floor((t - 0.01) * fps), math.ceil((t + 0.01) * fps) + 1))
+    return sorted(f for f in out if f > 0)
 
 
 def thumbnail_time(placed: Sequence[PlacedBeat], chapters: list[tuple[float, float, str]]
@@ -173,14 +193,15 @@ def thumbnail_time(placed: Sequence[PlacedBeat], chapters: list[tuple[float, flo
     return chapters[-1][1] / 3
 
 
-def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Sequence[Cue]]],
+def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Path, Sequence[Cue]]],
                lang: str, work: Path, fps: int, height: int, jobs: int,
                scheduler: str | None = None) -> list[Path]:
-    """The deck's clips: each scene clip (``items``: the clip and its cues, timed from its
-    start) at ``deck_fps``, scaled to ``height``, its subtitles drawn in, encoded for slides
-    (CRF ``DECK_CRF``, 2 s GOP). Cached under the clip's own bytes (its picture and voice), the
-    cues and the settings, so an unchanged scene is not encoded again. The ones to encode
-    run ``jobs`` at a time here, or on the Dask cluster at ``scheduler``."""
+    """The deck's clips: each scene (``items``: its held-frame picture, its clip and its
+    cues, timed from its start) at ``deck_fps``, scaled to ``height``, its subtitles drawn
+    in, encoded for slides (CRF ``DECK_CRF``, GOPs of at most 2 s) with the clip's sound.
+    Cached under the clip's own bytes (its picture and voice), the cues and the settings, so
+    an unchanged scene is not encoded again. The ones to encode run ``jobs`` at a time here,
+    or on the Dask cluster at ``scheduler``."""
     from concurrent.futures import ThreadPoolExecutor
 
     work.mkdir(parents=True, exist_ok=True)
@@ -190,18 +211,17 @@ def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Sequence[Cue]
 
         remote = RemoteBurner(scheduler)
 
-    def one(item: tuple[Path, Sequence[Cue]]) -> Path:
-        clip, cues = item
+    def one(item: tuple[Path, Path, Sequence[Cue]]) -> Path:
+        picture, clip, cues = item
         parts = [sha256_file(clip), [(c.start, c.end, c.lines) for c in cues], lang,
                  deck_fps(fps), height, DECK_CRF, media.x264_args(deck_fps(fps), DECK_CRF, 2.0),
-                 "resampled", style.FONT,
-                 pipeline_code(), versions()]
+                 "held-gops", style.FONT, pipeline_code(), versions()]
 
         def make(out: Path) -> None:
             if remote is not None:
-                remote.burn(clip, cues, lang, fps, out, height)
+                remote.burn(picture, clip, cues, lang, fps, out, height)
             else:
-                burn_deck_clip(clip, cues, lang, work, fps, out, height)
+                burn_deck_clip(picture, clip, cues, lang, work, fps, out, height)
 
         return segments.get("deck", parts, make)
 
@@ -213,11 +233,23 @@ def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Sequence[Cue]
             remote.close()
 
 
-def burn_deck_clip(clip: Path, cues: Sequence[Cue], lang: str, work: Path, fps: int,
-                   out: Path, height: int) -> None:
-    """One deck clip (see :func:`deck_clips`), encoded here."""
-    burn_cues(clip, cues, lang, work, clip.stem, deck_fps(fps), out, crf=DECK_CRF,
-              gop_seconds=2.0, height=height, resample=True)
+def burn_deck_clip(picture: Path, clip: Path, cues: Sequence[Cue], lang: str, work: Path,
+                   fps: int, out: Path, height: int) -> None:
+    """One deck clip (see :func:`deck_clips`), encoded here: the scene's held-frame
+    ``picture`` scaled, captioned and encoded with each held frame (between cue changes)
+    encoded once (``pipeline.gops``), then the ``clip``'s sound and subtitle tracks."""
+    rate = deck_fps(fps)
+    width, full = media.frame_size(picture)
+    ass, fonts = subtitle_drawing(cues, lang, work, f"{clip.stem}-deck",
+                                  scaled_width(width, full, height), height)
+    video = work / f"{clip.stem}-deck-picture.mp4"
+    try:
+        gops.encode_held_picture(picture, rate, video, crf=DECK_CRF, gop_seconds=2.0,
+                                 height=height, subtitles=(ass, fonts),
+                                 changes=cue_changes(cues, rate))
+        media.replace_picture(clip, video, out)
+    finally:
+        video.unlink(missing_ok=True)
 
 
 def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
@@ -329,8 +361,10 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             videos = [clip.video for clip in made]
             if config.deck_captions:  # PowerPoint shows no soft subtitle track
                 videos = deck_clips(
-                    segments, [(clip.video, scene_clips.shift_cues(cues, c[0], c[1]))
-                               for clip, c in zip(made, chapters, strict=True)], lang,
+                    segments, [(job.entry.picture, clip.video,
+                                scene_clips.shift_cues(cues, c[0], c[1]))
+                               for job, clip, c in zip(jobs, made, chapters, strict=True)],
+                    lang,
                     work / "deck", fps, min(config.clip_height, height), config.jobs,
                     config.scheduler)
             for sc, c, clip, video in zip(scripts, chapters, made, videos, strict=True):
@@ -433,8 +467,8 @@ def encode_segments(segments: SegmentStore, jobs: list[SceneJob], fps: int, work
         # The picture's own digest and format, not the entry's key or slot alone; the
         # method's name, as the bytes depend on it.
         fmt = QUALITIES[job.probe.quality]
-        parts = [job.entry.video.sha256, fmt, fps, "gops-repeated", media.x264_args(fps),
-                 versions()]
+        parts = [job.entry.video.sha256, fmt, fps, "held-gops", media.x264_args(fps),
+                 code_digests(["pipeline/gops.py", "pipeline/media.py"]), versions()]
         return segments.get("master", parts,
                             lambda out: gops.encode_held_picture(picture, fps, out))
 

@@ -1,15 +1,13 @@
-"""A held-frame picture encoded with each repeated GOP written once: the same frames, rate
-and GOP structure as encoding every frame."""
+"""A held-frame picture encoded with each hold's picture encoded once: every frame shows
+the picture's frame for its time, at a constant rate, in closed GOPs of at most ``g``."""
 
 from __future__ import annotations
-
-import subprocess
 
 import av
 import numpy as np
 
-from pipeline.gops import encode_held_picture, held_runs, plan_gops
-from pipeline.media import FFMPEG, gop_frames, probe, x264_args
+from pipeline.gops import Gop, encode_held_picture, held_runs, plan_gops
+from pipeline.media import gop_frames, probe
 from scenes.held_frames import HeldFrameEncoder
 
 W, H, FPS = 96, 64, 15
@@ -26,8 +24,10 @@ def _frame(i: int) -> np.ndarray:
     return img
 
 
-# (distinct frame, frames it is held): a short move, a long hold, a move, a hold at the end.
-SEQUENCE = [(0, 1), (1, 1), (2, 30), (3, 1), (4, 2), (5, 1), (6, 20), (7, 4)]
+# (distinct frame, frames it is held): a short move, a long hold, a move with a two-frame
+# pause (too short to be a hold), a hold, a move longer than a GOP, a hold at the end.
+SEQUENCE = [(0, 1), (1, 1), (2, 30), (3, 1), (4, 2), (5, 1), (6, 20),
+            *[(i, 1) for i in range(7, 17)], (17, 4)]
 
 
 def _picture(path) -> tuple[list[int], int]:
@@ -61,17 +61,24 @@ def _gops(path) -> list[list[tuple[bytes, int]]]:
     return out
 
 
-def test_the_plan_repeats_only_whole_gops_inside_one_hold():
-    # Holds start at frames 0, 3 and 40; 50 frames; GOPs of 7: [0,7) spans two holds,
-    # [7,14) .. [28,35) lie in the second (the first of them encoded, the rest repeat it),
-    # [35,42) spans two, [42,49) is the third hold's only whole GOP, [49,50) is not whole.
-    plan = plan_gops([0, 3, 40], 50, 7)
-    assert plan.source == (0, 1, 1, 1, 1, 5, 6, 7)
-    assert plan.encoded == [0, 1, 5, 6, 7]
-    assert plan.dropped_ranges() == [(14, 34)]
+def test_the_plan_starts_gops_at_holds_and_fills_them_from_the_hold():
+    # GOPs of 7, holds of 3 frames or more: frames 0-2 move; 3-19 are held (17 frames:
+    # GOPs of 7, 7, 3); 20-21 move; 22-39 are held (7, 7, 4); 40-44 are held (5).
+    plan = plan_gops([0, 1, 2, 3, 20, 21, 22, 40], 45, 7, min_hold=3)
+    assert plan.gops == (Gop(0, 3, None), Gop(3, 7, 3), Gop(10, 7, 3), Gop(17, 3, 3),
+                         Gop(20, 2, None), Gop(22, 7, 22), Gop(29, 7, 22), Gop(36, 4, 22),
+                         Gop(40, 5, 40))
+    assert plan.holds == [3, 22, 40]
+    assert plan.kept() == [(0, 3), (20, 22), (40, 40)]
+    # x264 writes: the moving GOPs and one frame per hold, in order, then a black GOP of
+    # each length a hold's GOP has.
+    assert plan.reduced_gops() == [3, 1, 2, 1, 1, 3, 4, 5, 7]
+    # A move longer than a GOP is cut every GOP.
+    assert [(g.start, g.length) for g in plan_gops(list(range(20)), 20, 7).gops] == [
+        (0, 7), (7, 7), (14, 6)]
 
 
-def test_repeated_gops_decode_as_every_frame_encoded(tmp_path):
+def test_held_frames_decode_as_the_picture_with_each_hold_encoded_once(tmp_path):
     picture = tmp_path / "picture.mp4"
     starts, frames = _picture(picture)
     assert held_runs(picture, FPS) == (starts, frames)
@@ -79,26 +86,35 @@ def test_repeated_gops_decode_as_every_frame_encoded(tmp_path):
     out = tmp_path / "segment.mp4"
     plan = encode_held_picture(picture, FPS, out)
     g = gop_frames(FPS)
-    assert plan.frames == frames and len(plan.encoded) < len(plan.source)
+    assert plan.frames == frames and plan.encoded_frames < frames
+    assert plan.holds == [2, 36, 66]
 
-    whole = tmp_path / "every-frame.mp4"
-    subprocess.run([FFMPEG, "-v", "error", "-y", "-i", str(picture), "-map", "0:v:0",
-                    *x264_args(FPS), "-an", str(whole)], check=True)
-
-    # Same length, frame rate, GOP starts and frame times as encoding every frame.
-    got, ref = _gops(out), _gops(whole)
-    assert [[f for _, f in gop] for gop in got] == [[f for _, f in gop] for gop in ref]
-    assert [gop[0][1] for gop in got] == list(range(0, frames, g))
+    # A constant rate: one frame at every frame time, in GOPs of at most g frames, each
+    # starting where the plan says (and at every hold's start and end).
+    got = _gops(out)
+    assert sorted(f for gop in got for _, f in gop) == list(range(frames))
+    assert [gop[0][1] for gop in got] == [p.start for p in plan.gops]
+    assert max(len(gop) for gop in got) == g
+    assert {2, 32, 36, 56, 66} <= {gop[0][1] for gop in got}
     assert abs(probe(out).duration - frames / FPS) < 1e-3
 
-    # Every frame shows the picture's frame for its time (H.264 at CRF 18: close, not equal).
-    expected = [_frame(i)[..., :3].astype(int) for i, n in SEQUENCE for _ in range(n)]
+    # Every frame shows the picture's frame for its time (H.264 at CRF 18: close, not
+    # equal), and every frame of a hold is its first frame exactly.
+    stored = _decoded(picture)  # lossless: the frames as drawn, once each
+    expected = [stored[k] for k, (_, n) in enumerate(SEQUENCE) for _ in range(n)]
     decoded = _decoded(out)
     assert len(decoded) == frames
     errors = [float(np.abs(d - e).mean()) for d, e in zip(decoded, expected, strict=True)]
     assert max(errors) < 3.0, errors
+    for start, (_, n) in zip(starts, SEQUENCE, strict=True):
+        if start in plan.holds:
+            assert all(np.array_equal(decoded[start], decoded[start + k]) for k in range(n))
 
-    # The repeats are their source GOP's coded pictures byte for byte, only re-timed.
-    for k, s in enumerate(plan.source):
-        if s != k:
-            assert [b for b, _ in got[k]] == [b for b, _ in got[s]]
+    # Each GOP of a hold is the hold's IDR, byte for byte, then skip frames shared by every
+    # GOP of that length.
+    by_start = {gop[0][1]: [b for b, _ in gop] for gop in got}
+    for hold in plan.holds:
+        mine = [p for p in plan.gops if p.hold == hold]
+        assert len({by_start[p.start][0] for p in mine}) == 1
+    fulls = [by_start[p.start][1:] for p in plan.gops if p.hold is not None and p.length == g]
+    assert len(fulls) >= 2 and all(f == fulls[0] for f in fulls)

@@ -69,21 +69,37 @@ def test_burned_subtitles_sit_inside_the_bottom_band(plain_video: Path, tmp_path
     assert cols.max() - cols.min() > 200
 
 
-def test_a_60fps_clip_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Path) -> None:
-    """The deck's clips: at most 30 fps and 720p, as long as the clip, captions drawn."""
+def test_a_60fps_scene_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Path) -> None:
+    """The deck's clips: at most 30 fps and 720p, as long as the clip, with its sound; the
+    captions drawn from their cue times even inside a held frame, the picture changing
+    where the scene's does."""
     from pipeline.outputs import burn_deck_clip
+    from scenes.held_frames import HeldFrameEncoder
 
+    picture = tmp_path / "picture.mp4"
+    enc = HeldFrameEncoder(picture, 1920, 1080, 60)
+    for shade in (20, 90):  # two held frames of a second each
+        img = np.zeros((1080, 1920, 4), np.uint8)
+        img[..., :3], img[..., 3] = shade, 255
+        enc.put(img, 60)
+    enc.close()
     clip = tmp_path / "clip.mp4"
-    media.run_ffmpeg(["-f", "lavfi", "-i", "color=c=0x10131a:s=1920x1080:r=60:d=2",
-                      "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-t", "2",
-                      *media.x264_args(60), "-c:a", "aac", str(clip)])
+    media.run_ffmpeg(["-i", str(picture), "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo",
+                      "-t", "2", "-map", "0:v", "-map", "1:a", *media.x264_args(60),
+                      "-c:a", "aac", str(clip)])
     out = tmp_path / "deck.mp4"
-    burn_deck_clip(clip, [Cue(0.2, 1.8, ("注意力机制里的三个向量",))], "zh", tmp_path / "work",
-                   60, out, 720)
+    burn_deck_clip(picture, clip, [Cue(0.4, 1.6, ("注意力机制里的三个向量",))], "zh",
+                   tmp_path / "work", 60, out, 720)
     with av.open(str(out)) as c:
         v = c.streams.video[0]
         assert (v.codec_context.width, v.codec_context.height) == (1280, 720)
         assert v.average_rate == 30
+        assert c.streams.audio, "the clip's sound is kept"
         frames = [f.to_ndarray(format="gray").astype(int) for f in c.decode(v)]
     assert len(frames) == 60  # 2 s at 30 fps
-    assert np.abs(frames[30] - frames[0]).max() > 60  # the caption at 1 s, none at 0 s
+    top = slice(0, 360)  # above the subtitle band: the picture alone
+    assert abs(frames[29][top].mean() - frames[0][top].mean()) < 2  # one held frame
+    assert frames[30][top].mean() - frames[29][top].mean() > 40  # the next, at 1 s
+    drawn = [np.abs(f[600:] - f[600:].min()).max() > 60 for f in frames]  # in the band
+    assert drawn[13:47] == [True] * 34  # 0.43 s - 1.57 s: the caption
+    assert not any(drawn[:11]) and not any(drawn[49:])  # before 0.37 s and after 1.63 s
