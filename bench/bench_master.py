@@ -10,8 +10,9 @@ wall time, size, frames, and the PSNR against the lossless picture sampled once 
 
 - ``cfr``: every frame of the constant-rate master through x264 (the pipeline until
   2026-12-02);
-- ``GOP repeats copied`` (the pipeline now, ``pipeline.gops``): the same encode without
-  the GOPs that repeat a held frame's first whole GOP, which are written as its packets;
+- ``held frames once`` (the pipeline now, ``pipeline.gops``): GOPs start where each hold
+  starts and ends; x264 encodes the moving frames and each hold's picture once, and every
+  GOP of a hold is written as that picture's IDR and shared skip frames;
 - ``distinct only``: the same settings on the distinct frames alone (variable rate): what
   the held frames' repeats cost is the difference;
 - ``superfast`` / ``ultrafast``: x264 presets that skip more analysis on every frame;
@@ -90,7 +91,7 @@ def main() -> int:
                    "ref=1:me=dia:subme=2:trellis=0:mbtree=0:rc-lookahead=10"]
     options = {
         "cfr (every frame)": base,
-        "GOP repeats copied (the pipeline)": None,
+        "held frames once (the pipeline)": None,
         "distinct only (vfr)": _vfr(base),
         "superfast": [*base, "-preset", "superfast"],
         "ultrafast": [*base, "-preset", "ultrafast"],
@@ -104,7 +105,7 @@ def main() -> int:
         encoded = None
         if opts is None:
             plan = encode_held_picture(pic, fps, out)
-            encoded = plan.frames - plan.gop * (len(plan.source) - len(plan.encoded))
+            encoded = plan.encoded_frames
         else:
             subprocess.run([FFMPEG, "-v", "error", "-y", "-i", str(pic), "-map", "0:v:0",
                             *opts, "-an", str(out)], check=True)
