@@ -235,7 +235,8 @@ def main() -> int:
                                1)
         assert changed != text, "the worked example's V is not where the benchmark expects"
         numbers.write_text(changed, "utf-8")
-        inc["number"] = render(["--lang", "all", "--numbers", str(numbers), *low], out, cache)
+        inc["number"] = render(["--lang", "all", "--numbers", str(numbers), *low], out, cache,
+                               profile=work / "profile-number.txt" if args.profile else None)
         say(f"[low] one number: {inc['number']['wall']:.1f} s ({inc['number']['summary']})")
         script = script_path("softmax", "zh")
         original = script.read_text("utf-8")
@@ -294,8 +295,8 @@ def report(rows: dict, inc: dict, ids: list[str]) -> str:
             "",
             "Incremental runs at low quality, both languages (`--lang all`) unless noted:",
             "",
-            "| run | wall | what it did |",
-            "|---|---|---|",
+            "| run | wall | what it did | stages (both languages) |",
+            "|---|---|---|---|",
         ]
         names = {"jobs1": "first build, `--jobs 1`", "jobs2": "first build, `--jobs 2`",
                  "dask": "first build, `--jobs 2`'s scene jobs on a Dask cluster here "
@@ -306,7 +307,9 @@ def report(rows: dict, inc: dict, ids: list[str]) -> str:
                  "sentence": "one sentence added to the softmax scene (zh only)"}
         for k, label in names.items():
             if k in inc:
-                lines.append(f"| {label} | {inc[k]['wall']:.1f} s | {inc[k]['summary']} |")
+                st = ", ".join(f"{n} {v:.1f}" for n, v in inc[k]["stages"].items())
+                lines.append(f"| {label} | {inc[k]['wall']:.1f} s | {inc[k]['summary']} "
+                             f"| {st} |")
         if "number" in inc and "jobs2" in inc:
             share = 100 * inc["number"]["wall"] / inc["jobs2"]["wall"]
             lines += ["", f"The changed number took {share:.0f}% of the first build of both "
