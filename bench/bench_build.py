@@ -179,6 +179,8 @@ def main() -> int:
     p.add_argument("--profile", action="store_true",
                    help="sample each quality's pipeline run with py-spy (WORK/profile-Q.txt, "
                         "collapsed stacks; summarised by bench/profile_top.py)")
+    p.add_argument("--no-dask", action="store_true",
+                   help="skip the first build on a local Dask cluster")
     p.add_argument("--no-jobs1", action="store_true",
                    help="skip the --jobs 1 build (the rest still runs)")
     args = p.parse_args()
@@ -217,13 +219,15 @@ def main() -> int:
             inc[f"jobs{jobs}"] = render(["--lang", "all", "--jobs", str(jobs), *low], out,
                                         cache)
             say(f"  {inc[f'jobs{jobs}']['wall']:.1f} s")
-        say("[low] both languages, scene jobs on a local Dask cluster (2 workers)...")
-        cache = fresh_cache(work, "cache-dask", audio)
-        out = work / "out-dask"
-        shutil.rmtree(out, ignore_errors=True)
-        with dask_cluster(work / "dask", workers=2) as address:
-            inc["dask"] = render(["--lang", "all", "--scheduler", address, *low], out, cache)
-        say(f"  {inc['dask']['wall']:.1f} s")
+        if not args.no_dask:
+            say("[low] both languages, scene jobs on a local Dask cluster (2 workers)...")
+            cache = fresh_cache(work, "cache-dask", audio)
+            out = work / "out-dask"
+            shutil.rmtree(out, ignore_errors=True)
+            with dask_cluster(work / "dask", workers=2) as address:
+                inc["dask"] = render(["--lang", "all", "--scheduler", address, *low], out,
+                                     cache)
+            say(f"  {inc['dask']['wall']:.1f} s")
         out, cache = work / "out-jobs2", work / "cache-jobs2"
         inc["nochange"] = render(["--lang", "all", *low], out, cache)
         say(f"[low] no change: {inc['nochange']['wall']:.2f} s")
