@@ -33,7 +33,15 @@ from pathlib import Path
 
 import av
 
-from pipeline.media import MediaError, gop_frames, run_ffmpeg, subtitles_filter, x264_args
+from pipeline.media import (
+    MediaError,
+    frame_size,
+    gop_frames,
+    run_ffmpeg,
+    scaled_width,
+    subtitles_filter,
+    x264_args,
+)
 
 
 @dataclass(frozen=True)
@@ -64,11 +72,10 @@ class GopPlan:
         """The frames x264 encodes, as inclusive (first, last) ranges, merged: every frame
         of the moving GOPs and each hold's first frame."""
         out: list[tuple[int, int]] = []
-        first_of = set(self.holds)
         for g in self.gops:
             if g.hold is None:
                 a, b = g.start, g.start + g.length - 1
-            elif g.start in first_of:
+            elif g.hold == g.start:  # a hold's first GOP
                 a = b = g.start
             else:
                 continue
@@ -81,9 +88,8 @@ class GopPlan:
     def reduced_gops(self) -> list[int]:
         """The frames of each GOP x264 writes, in order: the moving GOPs, a one-frame GOP
         per hold, then the black GOPs."""
-        first_of = set(self.holds)
         return [g.length if g.hold is None else 1 for g in self.gops
-                if g.hold is None or g.start in first_of] + self.templates
+                if g.hold in (None, g.start)] + self.templates
 
     @property
     def encoded_frames(self) -> int:
@@ -149,11 +155,9 @@ def encode_held_picture(picture: Path, fps: int, out: Path, crf: int = 18,
     starts, frames = held_runs(picture, fps)
     plan = plan_gops(sorted(set(starts) | {c for c in changes if 0 < c < frames}), frames,
                      gop_frames(fps, gop_seconds))
-    with av.open(str(picture)) as c:
-        cc = c.streams.video[0].codec_context
-        width, full = cc.width, cc.height
+    width, full = frame_size(picture)
     if height is not None and height != full:
-        width = 2 * round(width * height / full / 2)
+        width = scaled_width(width, full, height)
     else:
         height = None
     size = f"{width}x{height or full}"
@@ -175,11 +179,8 @@ def encode_held_picture(picture: Path, fps: int, out: Path, crf: int = 18,
                   f"[moving][black]concat=n=2:v=1:a=0,setpts=N/({fps}*TB)")
     else:
         graph += ";[moving]null"
-    keys, at = [], 0
-    for n in plan.reduced_gops():
-        keys.append(at)
-        at += n
     # Every GOP start forced (x264's own cadence of ``g`` never adds one: no GOP is longer).
+    keys = itertools.accumulate(plan.reduced_gops()[:-1], initial=0)
     times = ",".join(f"{max(0.0, (k - 0.25) / fps):.6f}" for k in keys)
     with tempfile.TemporaryDirectory(prefix=".gops-", dir=out.parent) as tmp:
         script = Path(tmp) / "graph.txt"
@@ -217,7 +218,6 @@ def _expand(reduced: Path, plan: GopPlan, fps: int, out: Path) -> None:
             raise MediaError(f"{reduced.name}: time base {stream.time_base} is not a whole "
                              f"number of ticks per frame at {fps} fps")
         tick = int(per_frame)
-        held = set(plan.holds)
         moving = iter(gops[:len(want) - len(plan.templates)])
         black = dict(zip(plan.templates, gops[len(want) - len(plan.templates):],
                          strict=True))
@@ -226,7 +226,7 @@ def _expand(reduced: Path, plan: GopPlan, fps: int, out: Path) -> None:
         with av.open(str(out), "w", format="mp4") as dst:
             ost = dst.add_stream_from_template(stream)
             for g in plan.gops:
-                if g.hold is None or g.start in held:
+                if g.hold in (None, g.start):  # in the reduced file: moving, or a hold's IDR
                     source = next(moving)
                     if g.hold is not None:
                         idr[g.hold] = source[0]

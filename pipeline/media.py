@@ -149,6 +149,12 @@ def burn_subtitles(master: Path, ass: Path, fonts_dir: Path, fps: int, out: Path
                 str(out)])
 
 
+def scaled_width(width: int, full: int, height: int) -> int:
+    """The width of a ``width`` x ``full`` picture scaled to ``height`` (even, as ffmpeg's
+    ``scale=-2:height``)."""
+    return 2 * round(width * height / full / 2)
+
+
 def frame_size(video: Path) -> tuple[int, int]:
     fmt = picture_format(video)
     return fmt.width, fmt.height

@@ -152,12 +152,6 @@ def subtitle_drawing(cues: Sequence[Cue], lang: str, work: Path, name: str, widt
     return ass, fonts
 
 
-def scaled_width(width: int, full: int, height: int) -> int:
-    """The width of a ``width`` x ``full`` picture scaled to ``height`` (even, as ffmpeg's
-    ``scale=-2:height``)."""
-    return 2 * round(width * height / full / 2)
-
-
 def burn_cues(video: Path, cues: Sequence[Cue], lang: str, work: Path, name: str, fps: int,
               out: Path) -> None:
     """``video`` (the master) with ``cues`` drawn into the picture, every frame encoded
@@ -241,7 +235,7 @@ def burn_deck_clip(picture: Path, clip: Path, cues: Sequence[Cue], lang: str, wo
     rate = deck_fps(fps)
     width, full = media.frame_size(picture)
     ass, fonts = subtitle_drawing(cues, lang, work, f"{clip.stem}-deck",
-                                  scaled_width(width, full, height), height)
+                                  media.scaled_width(width, full, height), height)
     video = work / f"{clip.stem}-deck-picture.mp4"
     try:
         gops.encode_held_picture(picture, rate, video, crf=DECK_CRF, gop_seconds=2.0,
