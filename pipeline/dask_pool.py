@@ -184,21 +184,20 @@ class DaskPool:
                 self.client.cancel(futures)
 
 
-def burn_on_worker(picture: bytes, clip: bytes, name: str, cues: list, lang: str, fps: int,
-                   height: int, client_code: dict[str, str]) -> bytes:
+def burn_on_worker(clip: bytes, name: str, starts: list[int], cues: list, lang: str,
+                   fps: int, height: int, client_code: dict[str, str]) -> bytes:
     """Run on a Dask worker: one deck clip (``pipeline.outputs.burn_deck_clip``) from the
-    scene's picture and clip; returns the encoded file's bytes."""
+    scene's clip; returns the encoded file's bytes."""
     from narration.types import Cue
     from pipeline.outputs import burn_deck_clip
 
     _check_code(client_code)
     with tempfile.TemporaryDirectory(prefix="qkv-deck-") as tmp:
         d = Path(tmp)
-        src, pic = d / name, d / "picture.mp4"
+        src = d / name
         src.write_bytes(clip)
-        pic.write_bytes(picture)
         out = d / "deck.mp4"
-        burn_deck_clip(pic, src, [Cue(a, b, tuple(lines)) for a, b, lines in cues], lang,
+        burn_deck_clip(src, starts, [Cue(a, b, tuple(lines)) for a, b, lines in cues], lang,
                        d / "work", fps, out, height)
         return out.read_bytes()
 
@@ -210,10 +209,9 @@ class RemoteBurner:
         self.client = connect(address)
         self.code = code_digests()
 
-    def burn(self, picture: Path, clip: Path, cues, lang: str, fps: int, out: Path,
+    def burn(self, clip: Path, starts, cues, lang: str, fps: int, out: Path,
              height: int) -> None:
-        fut = self.client.submit(burn_on_worker, picture.read_bytes(), clip.read_bytes(),
-                                 clip.name,
+        fut = self.client.submit(burn_on_worker, clip.read_bytes(), clip.name, list(starts),
                                  [(c.start, c.end, list(c.lines)) for c in cues], lang, fps,
                                  height, self.code, retries=RETRIES, pure=False)
         try:

@@ -30,7 +30,6 @@ from pipeline.progress import BuildProgress, Timer
 from pipeline.scene_jobs import SceneJob
 from pipeline.scene_render import QUALITIES
 from pipeline.segments import SegmentStore
-from scenes.recording import code_digests
 from scenes.registry import CUTS as CUT_NAMES
 
 BUILD_FORMAT = 1
@@ -187,11 +186,12 @@ def thumbnail_time(placed: Sequence[PlacedBeat], chapters: list[tuple[float, flo
     return chapters[-1][1] / 3
 
 
-def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Path, Sequence[Cue]]],
+def deck_clips(segments: SegmentStore,
+               items: Sequence[tuple[Path, Sequence[int], Sequence[Cue]]],
                lang: str, work: Path, fps: int, height: int, jobs: int,
                scheduler: str | None = None) -> list[Path]:
-    """The deck's clips: each scene (``items``: its held-frame picture, its clip and its
-    cues, timed from its start) at ``deck_fps``, scaled to ``height``, its subtitles drawn
+    """The deck's clips: each scene (``items``: its clip, where its distinct frames start
+    and its cues, timed from its start) at ``deck_fps``, scaled to ``height``, its subtitles drawn
     in, encoded for slides (CRF ``DECK_CRF``, GOPs of at most 2 s) with the clip's sound.
     Cached under the clip's own bytes (its picture and voice), the cues and the settings, so
     an unchanged scene is not encoded again. The ones to encode run ``jobs`` at a time here,
@@ -205,17 +205,17 @@ def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Path, Sequenc
 
         remote = RemoteBurner(scheduler)
 
-    def one(item: tuple[Path, Path, Sequence[Cue]]) -> Path:
-        picture, clip, cues = item
+    def one(item: tuple[Path, Sequence[int], Sequence[Cue]]) -> Path:
+        clip, starts, cues = item
         parts = [sha256_file(clip), [(c.start, c.end, c.lines) for c in cues], lang,
                  deck_fps(fps), height, DECK_CRF, media.x264_args(deck_fps(fps), DECK_CRF, 2.0),
                  "held-gops", style.FONT, pipeline_code(), versions()]
 
         def make(out: Path) -> None:
             if remote is not None:
-                remote.burn(picture, clip, cues, lang, fps, out, height)
+                remote.burn(clip, starts, cues, lang, fps, out, height)
             else:
-                burn_deck_clip(picture, clip, cues, lang, work, fps, out, height)
+                burn_deck_clip(clip, starts, cues, lang, work, fps, out, height)
 
         return segments.get("deck", parts, make)
 
@@ -227,23 +227,27 @@ def deck_clips(segments: SegmentStore, items: Sequence[tuple[Path, Path, Sequenc
             remote.close()
 
 
-def burn_deck_clip(picture: Path, clip: Path, cues: Sequence[Cue], lang: str, work: Path,
-                   fps: int, out: Path, height: int) -> None:
-    """One deck clip (see :func:`deck_clips`), encoded here: the scene's held-frame
-    ``picture`` scaled, captioned and encoded with each held frame (between cue changes)
-    encoded once (``pipeline.gops``), then the ``clip``'s sound and subtitle tracks."""
+def burn_deck_clip(clip: Path, starts: Sequence[int], cues: Sequence[Cue], lang: str,
+                   work: Path, fps: int, out: Path, height: int) -> None:
+    """One deck clip (see :func:`deck_clips`), encoded here: the scene's ``clip`` (its
+    picture at ``fps``, its distinct frames starting at ``starts``) scaled, captioned and
+    encoded with each held frame (between cue changes) encoded once (``pipeline.gops``),
+    with the clip's sound and subtitle tracks."""
     rate = deck_fps(fps)
-    width, full = media.frame_size(picture)
+    width, full = media.frame_size(clip)
     ass, fonts = subtitle_drawing(cues, lang, work, f"{clip.stem}-deck",
                                   media.scaled_width(width, full, height), height)
     video = work / f"{clip.stem}-deck-picture.mp4"
+    held = work / f"{clip.stem}-held.mp4"
     try:
-        gops.encode_held_picture(picture, rate, video, crf=DECK_CRF, gop_seconds=2.0,
+        gops.thin(clip, starts, fps, held)  # each held frame decoded once
+        gops.encode_held_picture(held, rate, video, crf=DECK_CRF, gop_seconds=2.0,
                                  height=height, subtitles=(ass, fonts),
                                  changes=cue_changes(cues, rate))
         media.replace_picture(clip, video, out)
     finally:
         video.unlink(missing_ok=True)
+        held.unlink(missing_ok=True)
 
 
 def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
@@ -313,7 +317,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         f"scene(s) normalised, {segments.reused['voice']} reused")
 
     with Timer(progress, "master") as t_master:
-        segs = encode_segments(segments, jobs, fps, config.jobs)
+        segs = [job.entry.picture for job in jobs if job.entry]  # each the scene's segment
         video = work / "video-only.mp4"
         media.concat_videos(segs, video)
         media.encode_master(video, voice,
@@ -323,8 +327,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         final = loudness.measure(staged / "video.mp4")
         width, height, _fps = QUALITIES[config.quality]
         media.check_format(staged / "video.mp4", width, height, fps, total, "the master")
-    say(f"[{lang}] master in {t_master.seconds:.1f} s ({segments.made['master']} scene segment(s) "
-        f"encoded, {segments.reused['master']} reused): "
+    say(f"[{lang}] master in {t_master.seconds:.1f} s ({len(segs)} scene segments joined): "
         f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
     if config.burn_subs:
         with Timer(progress, "burned subtitles") as t:
@@ -355,7 +358,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             videos = [clip.video for clip in made]
             if config.deck_captions:  # PowerPoint shows no soft subtitle track
                 videos = deck_clips(
-                    segments, [(job.entry.picture, clip.video,
+                    segments, [(clip.video, job.entry.video.starts,
                                 scene_clips.shift_cues(cues, c[0], c[1]))
                                for job, clip, c in zip(jobs, made, chapters, strict=True)],
                     lang,
@@ -447,24 +450,3 @@ def measure_stills(jobs: list[SceneJob], fps: int) -> list[list[tuple[float, flo
         else:
             out.append(quality.still_frames(job.entry.picture, fps=fps)[0])
     return out
-
-
-def encode_segments(segments: SegmentStore, jobs: list[SceneJob], fps: int, workers: int
-                    ) -> list[Path]:
-    """Each scene's picture encoded as a master segment (H.264, cached; the clips copy
-    them), each GOP a hold repeats encoded once (``pipeline.gops``)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    def one(job: SceneJob) -> Path:
-        assert job.entry is not None
-        picture = job.entry.picture
-        # The picture's own digest and format, not the entry's key or slot alone; the
-        # method's name, as the bytes depend on it.
-        fmt = QUALITIES[job.probe.quality]
-        parts = [job.entry.video.sha256, fmt, fps, "held-gops", media.x264_args(fps),
-                 code_digests(["pipeline/gops.py", "pipeline/media.py"]), versions()]
-        return segments.get("master", parts,
-                            lambda out: gops.encode_held_picture(picture, fps, out))
-
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        return list(pool.map(one, jobs))

@@ -20,7 +20,7 @@ import os
 import shutil
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from common.digests import digest, sha256_file
@@ -127,14 +127,11 @@ class SceneStore:
         tmp.mkdir()
         try:
             shutil.move(str(report.video.path), tmp / "picture.mp4")
-            video = VideoFile(slot / key / "picture.mp4", report.video.frames,
-                              report.video.stored, report.video.fps, report.video.size,
-                              report.video.sha256)
+            video = replace(report.video, path=slot / key / "picture.mp4")
             data = {"key": key, "plan_digest": probe.plan_digest,
                     "plan_parts": probe.plan_parts, "inputs": report.inputs,
                     "code": report.code, "times": report.times.to_json(),
-                    "video": {"frames": video.frames, "stored": video.stored,
-                              "fps": video.fps, "size": video.size, "sha256": video.sha256},
+                    "video": video.to_json(),
                     "stills": None if report.stills is None
                     else [list(x) for x in report.stills],
                     "seconds": report.seconds, "peak_rss_mb": report.peak_rss_mb,
@@ -186,8 +183,7 @@ def _read_entry(d: Path) -> Entry | None:
             return None
         return Entry(d.name, d, str(data["plan_digest"]), dict(data["plan_parts"]),
                      dict(data["inputs"]), dict(data["code"]),
-                     VideoFile(d / "picture.mp4", int(v["frames"]), int(v["stored"]),
-                               int(v["fps"]), int(v["size"]), str(v["sha256"])),
+                     VideoFile.from_json(d / "picture.mp4", v),
                      SceneTimes.from_json(data["times"]),
                      None if data.get("stills") is None
                      else tuple((float(a), float(b)) for a, b in data["stills"]))

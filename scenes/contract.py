@@ -102,7 +102,8 @@ class ScenePlan:
 
 @dataclass(frozen=True)
 class VideoFile:
-    """The picture a scene wrote: ``frames`` frames at ``fps``, ``stored`` of them distinct."""
+    """The picture a scene wrote (its master segment): ``frames`` frames at ``fps``, in
+    ``stored`` runs of identical frames, which start at the frames in ``starts``."""
 
     path: Path
     frames: int
@@ -110,6 +111,16 @@ class VideoFile:
     fps: int
     size: int  # bytes
     sha256: str
+    starts: tuple[int, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"frames": self.frames, "stored": self.stored, "fps": self.fps,
+                "size": self.size, "sha256": self.sha256, "starts": list(self.starts)}
+
+    @classmethod
+    def from_json(cls, path: Path, v: dict) -> VideoFile:
+        return cls(path, int(v["frames"]), int(v["stored"]), int(v["fps"]), int(v["size"]),
+                   str(v["sha256"]), tuple(int(x) for x in v.get("starts", ())))
 
 
 @dataclass(frozen=True)
@@ -137,9 +148,7 @@ class SceneReport:
         return {
             "format": FORMAT, "run_id": self.run_id, "scene_id": self.scene_id,
             "times": self.times.to_json(), "inputs": self.inputs, "code": self.code,
-            "video": None if v is None else {
-                "path": str(v.path), "frames": v.frames, "stored": v.stored, "fps": v.fps,
-                "size": v.size, "sha256": v.sha256},
+            "video": None if v is None else {"path": str(v.path), **v.to_json()},
             "seconds": self.seconds, "peak_rss_mb": self.peak_rss_mb,
             "stills": None if self.stills is None else [list(x) for x in self.stills],
         }
@@ -148,9 +157,7 @@ class SceneReport:
     def from_json(cls, data: dict, source: str = "report") -> SceneReport:
         with _reading(source, "scene report", data):
             v = data["video"]
-            video = None if v is None else VideoFile(
-                Path(v["path"]), int(v["frames"]), int(v["stored"]), int(v["fps"]),
-                int(v["size"]), str(v["sha256"]))
+            video = None if v is None else VideoFile.from_json(Path(v["path"]), v)
             return cls(str(data["run_id"]), str(data["scene_id"]),
                        SceneTimes.from_json(data["times"]),
                        {str(k): str(x) for k, x in data["inputs"].items()},

@@ -1,4 +1,5 @@
-"""A Manim file writer that stores each run of identical frames once, with its duration.
+"""A Manim file writer that encodes each scene straight into its master segment, each run of
+identical frames encoded once.
 
 Plain Manim converts and encodes every frame it is given, including each repeat of a held
 frame (a beat waiting out its speech): at 1080p60 its encoder thread cost more than all the
@@ -6,13 +7,15 @@ drawing (py-spy: 1179 of 1759 samples in ``VideoSegmentEncoder.write_frame``, ag
 in the scene's own drawing, for the formula scene). This writer instead:
 
 - compares each frame with the one before (on its own thread) and extends the previous
-  frame's duration when nothing changed, so a held frame is converted and encoded once;
-- encodes the distinct frames losslessly with x264's fastest preset into one file per
-  scene, with true timestamps (variable frame rate), instead of Manim's per-animation
-  segments that it then concatenates.
+  frame's duration when nothing changed, so a held frame is converted once;
+- feeds x264 as the master needs it (``common.gops``): the moving frames one by one, each
+  hold's picture once, GOPs closed and started where holds start and end; then writes the
+  segment at a constant frame rate, a hold's repeats as skip frames.
 
-The master is encoded from these files once, at the end, at a constant frame rate
-(``pipeline.media``), so no picture is lossily encoded twice.
+The picture a scene stores is therefore the master's own segment (H.264 High, CRF 18,
+closed half-second GOPs): the master and the clips copy it, and no picture is encoded
+twice. (It used to be a lossless intermediate, encoded again for the master: that second
+encode, and the lossless one, cost more than a third of a 1080p60 publish run.)
 """
 
 from __future__ import annotations
@@ -27,33 +30,49 @@ from typing import ClassVar
 
 import av
 import numpy as np
+from av.video.frame import PictureType
+from av.video.reformatter import ColorRange, Colorspace
 from manim.scene.scene_file_writer import SceneFileWriter
 
+from common.gops import default_min_hold, expand, plan_gops
+from common.h264 import CRF, GOP_SECONDS, MediaError, gop_frames, x264_options
 from common.stills import StillSpans, luma
 
-# Lossless (qp 0) at x264's fastest preset: the intermediate costs little to write and
-# nothing in quality; the master's single lossy encode happens later.
-CODEC_OPTIONS = {"preset": "ultrafast", "qp": "0"}
-PIX_FMT = "yuv420p"  # Manim's own conversion, so the picture matches a plain render
+PIX_FMT = "yuv420p"
+
+
+def to_yuv(pixels: np.ndarray) -> av.VideoFrame:
+    """An RGBA frame as the segment stores it: yuv420p, BT.709 matrix, limited range (as the
+    stream is tagged, so players show the colours Manim drew)."""
+    return av.VideoFrame.from_ndarray(pixels, format="rgba").reformat(
+        format=PIX_FMT, dst_colorspace=Colorspace.ITU709, dst_color_range=ColorRange.MPEG)
 
 
 class HeldFrameEncoder:
-    """Encodes frames on a worker thread, merging consecutive identical ones."""
+    """Encodes frames on a worker thread into ``target``, a constant-rate H.264 segment,
+    merging consecutive identical ones (see the module's docstring)."""
 
-    def __init__(self, target: Path, width: int, height: int, fps: int) -> None:
+    def __init__(self, target: Path, width: int, height: int, fps: int, crf: int = CRF,
+                 gop_seconds: float = GOP_SECONDS) -> None:
         self.target, self.fps = target, fps
+        self.width, self.height = width, height
         self.frames = 0  # frames represented (what a constant-rate video would hold)
-        self.stored = 0  # frames actually encoded
-        self._container = av.open(str(target), mode="w", format="mp4")
-        self._stream = self._container.add_stream("libx264", rate=fps,
-                                                  options=dict(CODEC_OPTIONS))
+        self.stored = 0  # distinct frames (runs of identical frames)
+        self.starts: list[int] = []  # the first frame of each run
+        self.gop = gop_frames(fps, gop_seconds)
+        self.min_hold = default_min_hold(self.gop)
+        self._reduced = target.with_name(f".{target.name}.reduced.mp4")
+        self._container = av.open(str(self._reduced), mode="w", format="mp4")
+        self._stream = self._container.add_stream(
+            "libx264", rate=fps, options=x264_options(fps, crf, gop_seconds))
         self._stream.pix_fmt = PIX_FMT
         self._stream.width, self._stream.height = width, height
         self._tb = Fraction(1, fps)
+        self._sent = 0  # frames sent to x264
+        self._moving_from: int | None = None  # first frame of the moving stretch, if in one
         self._pending: np.ndarray | None = None
         self._pending_at = 0
         self._pending_n = 0
-        self._durations: dict[int, int] = {}  # pts (frames) -> duration (frames)
         self._stills = StillSpans()  # the still stretches, seen as the frames are stored
         self.stills: list[tuple[int, int]] = []  # (first frame, end frame), once closed
         self._queue: queue.Queue[tuple[np.ndarray | None, int]] = queue.Queue(maxsize=8)
@@ -68,7 +87,7 @@ class HeldFrameEncoder:
         self._queue.put((pixels, repeat))
 
     def close(self) -> None:
-        """Flush everything and close the file (raises if encoding failed)."""
+        """Flush everything and write the segment (raises if encoding failed)."""
         self._queue.put((None, 0))
         self._thread.join()
         if self._error is not None:
@@ -87,8 +106,7 @@ class HeldFrameEncoder:
                 self._pending, self._pending_at, self._pending_n = (
                     pixels, self._pending_at + self._pending_n, repeat)
             self._flush()
-            self._mux(self._stream.encode())
-            self._container.close()
+            self._finish()
             self.stills = self._stills.finish(self.frames)
         except BaseException as err:  # reported to the render thread by put/close
             self._error = err
@@ -101,29 +119,62 @@ class HeldFrameEncoder:
                     break
             with contextlib.suppress(Exception):  # the first error is the one to report
                 self._container.close()
+            self._reduced.unlink(missing_ok=True)
 
     def _flush(self) -> None:
+        """Send the pending run to x264 as ``common.gops.plan_gops`` plans it: a hold as
+        one frame opening a GOP; a moving frame once per frame it lasts, a GOP opening
+        every ``gop`` frames from where the moving stretch began."""
         if self._pending is None:
             return
         # Converted here, as the encoder would: its brightness is then exactly what a
-        # decoder of the (lossless) picture sees, for the still stretches.
-        frame = av.VideoFrame.from_ndarray(self._pending, format="rgba").reformat(
-            format=PIX_FMT)
-        self._stills.add(luma(frame), self._pending_at)
-        frame.pts = self._pending_at
-        frame.time_base = self._tb
-        self._durations[self._pending_at] = self._pending_n
-        self.frames = self._pending_at + self._pending_n
+        # decoder of the picture sees (up to the lossy encode), for the still stretches.
+        frame = to_yuv(self._pending)
+        at, n = self._pending_at, self._pending_n
+        self._stills.add(luma(frame), at)
+        self.starts.append(at)
+        self.frames = at + n
         self.stored += 1
-        self._mux(self._stream.encode(frame))
+        if n >= self.min_hold:
+            self._moving_from = None
+            self._send(frame, True)
+        else:
+            if self._moving_from is None:
+                self._moving_from = at
+            for f in range(at, at + n):
+                self._send(frame, (f - self._moving_from) % self.gop == 0)
         self._pending = None
+
+    def _send(self, frame: av.VideoFrame, opens_gop: bool) -> None:
+        frame.pts = self._sent
+        frame.time_base = self._tb
+        frame.pict_type = PictureType.I if opens_gop else PictureType.NONE
+        self._sent += 1
+        self._mux(self._stream.encode(frame))
+
+    def _finish(self) -> None:
+        """The black GOPs the holds need, then the segment itself (``common.gops``)."""
+        plan = plan_gops(self.starts, self.frames, self.gop, self.min_hold)
+        if self._sent != plan.encoded_frames - sum(plan.templates):
+            raise MediaError(f"{self.target.name}: {self._sent} frames sent to x264, the "
+                             f"plan has {plan.encoded_frames - sum(plan.templates)}")
+        if plan.templates:
+            black = av.VideoFrame(self.width, self.height, PIX_FMT)
+            for plane, value in zip(black.planes, (16, 128, 128), strict=True):
+                np.frombuffer(plane, np.uint8)[:] = value  # limited-range black
+            for length in plan.templates:
+                for i in range(length):
+                    self._send(black, i == 0)
+        self._mux(self._stream.encode())
+        self._container.close()
+        try:
+            expand(self._reduced, plan, self.fps, self.target)
+        finally:
+            self._reduced.unlink(missing_ok=True)
 
     def _mux(self, packets) -> None:
         for packet in packets:
-            # Each sample lasts as long as its frame was held; the last one too, so the
-            # file's length is exactly ``frames / fps``.
-            at = round(packet.pts * packet.time_base * self.fps)
-            packet.duration = round(self._durations.pop(at, 1) / (packet.time_base * self.fps))
+            packet.duration = round(1 / (packet.time_base * self.fps))  # one frame each
             self._container.mux(packet)
 
 

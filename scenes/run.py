@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         tmp.replace(plan.video)
         video = VideoFile(plan.video, enc.frames, enc.stored, plan.fps,
-                          plan.video.stat().st_size, sha256_file(plan.video))
+                          plan.video.stat().st_size, sha256_file(plan.video),
+                          tuple(enc.starts))
     assert scene.times is not None
     import resource
 

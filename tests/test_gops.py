@@ -1,14 +1,16 @@
-"""A held-frame picture encoded with each hold's picture encoded once: every frame shows
-the picture's frame for its time, at a constant rate, in closed GOPs of at most ``g``."""
+"""A scene's picture is written as its master segment with each hold's picture encoded
+once: every frame shows the frame drawn for its time, at a constant rate, in closed GOPs of
+at most ``g``; and a segment thins back to its distinct frames for the deck's encode."""
 
 from __future__ import annotations
 
 import av
 import numpy as np
 
-from pipeline.gops import Gop, encode_held_picture, held_runs, plan_gops
+from common.gops import Gop, plan_gops
+from pipeline.gops import held_runs, thin
 from pipeline.media import gop_frames, probe
-from scenes.held_frames import HeldFrameEncoder
+from scenes.held_frames import HeldFrameEncoder, to_yuv
 
 W, H, FPS = 96, 64, 15
 
@@ -43,8 +45,14 @@ def _picture(path) -> tuple[list[int], int]:
 
 
 def _decoded(path) -> list[np.ndarray]:
+    """Each decoded frame's yuv420p planes, stacked (no colour conversion)."""
     with av.open(str(path)) as c:
-        return [f.to_ndarray(format="rgb24").astype(int) for f in c.decode(video=0)]
+        return [f.to_ndarray().astype(int) for f in c.decode(video=0)]
+
+
+def _drawn(i: int) -> np.ndarray:
+    """Frame ``i`` as the writer hands it to x264 (yuv420p planes, stacked)."""
+    return to_yuv(_frame(i)).to_ndarray().astype(int)
 
 
 def _gops(path) -> list[list[tuple[bytes, int]]]:
@@ -78,31 +86,30 @@ def test_the_plan_starts_gops_at_holds_and_fills_them_from_the_hold():
         (0, 7), (7, 7), (14, 6)]
 
 
-def test_held_frames_decode_as_the_picture_with_each_hold_encoded_once(tmp_path):
-    picture = tmp_path / "picture.mp4"
-    starts, frames = _picture(picture)
-    assert held_runs(picture, FPS) == (starts, frames)
-
-    out = tmp_path / "segment.mp4"
-    plan = encode_held_picture(picture, FPS, out)
+def test_the_scene_writer_encodes_its_segment_with_each_hold_encoded_once(tmp_path):
+    segment = tmp_path / "picture.mp4"
+    starts, frames = _picture(segment)
     g = gop_frames(FPS)
-    assert plan.frames == frames and plan.encoded_frames < frames
+    plan = plan_gops(starts, frames, g)
+    assert plan.encoded_frames < frames
     assert plan.holds == [2, 36, 66]
 
     # A constant rate: one frame at every frame time, in GOPs of at most g frames, each
-    # starting where the plan says (and at every hold's start and end).
-    got = _gops(out)
+    # starting where the plan says (and at every hold's start and end); H.264 High.
+    got = _gops(segment)
     assert sorted(f for gop in got for _, f in gop) == list(range(frames))
     assert [gop[0][1] for gop in got] == [p.start for p in plan.gops]
     assert max(len(gop) for gop in got) == g
     assert {2, 32, 36, 56, 66} <= {gop[0][1] for gop in got}
-    assert abs(probe(out).duration - frames / FPS) < 1e-3
+    info = probe(segment)
+    assert abs(info.duration - frames / FPS) < 1e-3
+    with av.open(str(segment)) as c:
+        assert c.streams.video[0].codec_context.profile == "High"
 
-    # Every frame shows the picture's frame for its time (H.264 at CRF 18: close, not
-    # equal), and every frame of a hold is its first frame exactly.
-    stored = _decoded(picture)  # lossless: the frames as drawn, once each
-    expected = [stored[k] for k, (_, n) in enumerate(SEQUENCE) for _ in range(n)]
-    decoded = _decoded(out)
+    # Every frame shows the frame drawn for its time (H.264 at CRF 18: close, not equal),
+    # and every frame of a hold is its first frame exactly.
+    expected = [_drawn(i) for i, n in SEQUENCE for _ in range(n)]
+    decoded = _decoded(segment)
     assert len(decoded) == frames
     errors = [float(np.abs(d - e).mean()) for d, e in zip(decoded, expected, strict=True)]
     assert max(errors) < 3.0, errors
@@ -118,3 +125,22 @@ def test_held_frames_decode_as_the_picture_with_each_hold_encoded_once(tmp_path)
         assert len({by_start[p.start][0] for p in mine}) == 1
     fulls = [by_start[p.start][1:] for p in plan.gops if p.hold is not None and p.length == g]
     assert len(fulls) >= 2 and all(f == fulls[0] for f in fulls)
+
+
+def test_a_segment_thins_to_its_distinct_frames(tmp_path):
+    segment, thinned = tmp_path / "picture.mp4", tmp_path / "held.mp4"
+    starts, frames = _picture(segment)
+    thin(segment, starts, FPS, thinned)
+    # Each hold is one frame lasting the hold; the moving frames stay one per frame time
+    # (a short pause inside a move included), so the runs read back hold every start.
+    runs, length = held_runs(thinned, FPS)
+    assert length == frames and set(starts) <= set(runs)
+    plan = plan_gops(starts, frames, gop_frames(FPS))
+    moving = sum(p.length for p in plan.gops if p.hold is None)
+    assert len(runs) == moving + len(plan.holds)
+    # The frames decode exactly as the segment's at their times (the same packets).
+    full, few = _decoded(segment), _decoded(thinned)
+    assert len(few) == len(runs)
+    assert all(np.array_equal(f, full[r]) for f, r in zip(few, runs, strict=True))
+    # Read at twice the rate, it lasts twice as many frames.
+    assert held_runs(thinned, 2 * FPS)[1] == 2 * frames

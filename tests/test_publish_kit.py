@@ -85,10 +85,10 @@ def test_a_60fps_scene_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Pa
     enc.close()
     clip = tmp_path / "clip.mp4"
     media.run_ffmpeg(["-i", str(picture), "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo",
-                      "-t", "2", "-map", "0:v", "-map", "1:a", *media.x264_args(60),
-                      "-c:a", "aac", str(clip)])
+                      "-t", "2", "-map", "0:v", "-map", "1:a", "-c:v", "copy",
+                      "-c:a", "aac", str(clip)])  # as the scene clips are made
     out = tmp_path / "deck.mp4"
-    burn_deck_clip(picture, clip, [Cue(0.4, 1.6, ("注意力机制里的三个向量",))], "zh",
+    burn_deck_clip(clip, enc.starts, [Cue(0.4, 1.6, ("注意力机制里的三个向量",))], "zh",
                    tmp_path / "work", 60, out, 720)
     with av.open(str(out)) as c:
         v = c.streams.video[0]
