@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from narration.tts.cache import AudioCache
@@ -137,20 +138,34 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise LayoutError(f"layout: {problems[0]}{more}; nothing was published. Shorten the "
                           f"text or the numbers, or pass --accept-layout to publish anyway")
+    todo_langs: list[tuple[str, str]] = []
     for lang in plan_inputs.langs:
         mine = [j for j in jobs if j.lang == lang]
         key = language_key(config, plan_inputs, lang, mine, clips[lang])
         if previous_key(inputs.out_dir(config.out, lang)) == key:
             summary.langs_reused.append(lang)
-            continue
+        else:
+            todo_langs.append((lang, key))
+
+    def outputs(lang: str, key: str) -> None:
         staged = config.out / (f".{lang}.staging" if inputs.cut == "full"
                                else f".{lang}-{inputs.cut}.staging")
         shutil.rmtree(staged, ignore_errors=True)
         try:
-            build_language(config, plan_inputs, lang, mine, clips[lang], key, staged,
-                           progress)
+            build_language(config, plan_inputs, lang, [j for j in jobs if j.lang == lang],
+                           clips[lang], key, staged, progress)
         finally:
             shutil.rmtree(staged, ignore_errors=True)
-        summary.langs_built.append(lang)
+
+    # The languages' outputs side by side (with --jobs 2 or more): much of each is one
+    # ffmpeg process on one core (the soundtrack's AAC, the loudness measure, the joins).
+    # Each language is published whole or not at all; the first failure is raised once
+    # both have finished.
+    with ThreadPoolExecutor(max_workers=max(1, min(len(todo_langs), config.jobs))) as pool:
+        futures = [(lang, pool.submit(outputs, lang, key)) for lang, key in todo_langs]
+    errors = [f.exception() for _, f in futures if f.exception() is not None]
+    summary.langs_built += [lang for lang, f in futures if f.exception() is None]
+    if errors:
+        raise errors[0]
     cache.prune()
     return summary

@@ -46,7 +46,10 @@ class BuildProgress:
                 print(msg, file=sys.stderr, flush=True)
 
     def stage(self, name: str, seconds: float) -> None:
-        self.stages[name] += seconds
+        """Add ``seconds`` to a stage (summed over the languages, which may run side by
+        side: the stages can then add up to more than the wall time)."""
+        with self._lock:
+            self.stages[name] += seconds
 
     # -- scene renders --------------------------------------------------------------------
     def start_renders(self, jobs: int, frames: int) -> None:
