@@ -10,6 +10,7 @@ import math
 import os
 import shutil
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -196,7 +197,6 @@ def deck_clips(segments: SegmentStore,
     Cached under the clip's own bytes (its picture and voice), the cues and the settings, so
     an unchanged scene is not encoded again. The ones to encode run ``jobs`` at a time here,
     or on the Dask cluster at ``scheduler``."""
-    from concurrent.futures import ThreadPoolExecutor
 
     work.mkdir(parents=True, exist_ok=True)
     remote = None
@@ -324,11 +324,13 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                             [media.SubtitleTrack(staged / "video.srt", lang, True),
                              media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
                             meta, staged / "video.mp4")
-        final = loudness.measure(staged / "video.mp4")
+        # Measured on its own thread (one ffmpeg decoding the AAC) while the rest is made.
+        measuring = ThreadPoolExecutor(max_workers=1)
+        master_loudness = measuring.submit(loudness.measure, staged / "video.mp4")
+        measuring.shutdown(wait=False)
         width, height, _fps = QUALITIES[config.quality]
         media.check_format(staged / "video.mp4", width, height, fps, total, "the master")
-    say(f"[{lang}] master in {t_master.seconds:.1f} s ({len(segs)} scene segments joined): "
-        f"{final.integrated_lufs:.1f} LUFS, true peak {final.true_peak_dbtp:.1f} dBTP")
+    say(f"[{lang}] master in {t_master.seconds:.1f} s ({len(segs)} scene segment(s) joined)")
     if config.burn_subs:
         with Timer(progress, "burned subtitles") as t:
             burn(staged, work, lang, cues, fps)
@@ -375,6 +377,9 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         say(f"[{lang}] {len(made)} scene clips and slides.pptx ({len(slides) + 1} slides, "
             f"{size:.1f} MB) in {t.seconds:.1f} s")
 
+    final = master_loudness.result()
+    say(f"[{lang}] master loudness: {final.integrated_lufs:.1f} LUFS, true peak "
+        f"{final.true_peak_dbtp:.1f} dBTP")
     manifest = {
         "lang": lang,
         "title": title,

@@ -67,6 +67,10 @@ class HeldFrameEncoder:
             "libx264", rate=fps, options=x264_options(fps, crf, gop_seconds))
         self._stream.pix_fmt = PIX_FMT
         self._stream.width, self._stream.height = width, height
+        # x264's own frame threads (PyAV's default is one): the tail of a render, and a
+        # lone scene, use every core. The bytes depend on the machine's core count, as the
+        # pictures are stored by their inputs' key, not compared across machines.
+        self._stream.codec_context.thread_count = 0
         self._tb = Fraction(1, fps)
         self._sent = 0  # frames sent to x264
         self._moving_from: int | None = None  # first frame of the moving stretch, if in one
