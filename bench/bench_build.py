@@ -21,6 +21,7 @@ afterwards).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -184,6 +185,12 @@ def main() -> int:
     p.add_argument("--no-jobs1", action="store_true",
                    help="skip the --jobs 1 build (the rest still runs)")
     args = p.parse_args()
+    # Checked before an hour of work, not when the first profiled run starts.
+    if args.profile and not Path(sys.executable).with_name("py-spy").is_file():
+        p.error(f"--profile needs py-spy next to {sys.executable}: "
+                f"{Path(sys.executable).with_name('pip')} install py-spy")
+    if not args.no_dask and not importlib.util.find_spec("distributed"):
+        p.error("the Dask run needs distributed: pip install -e '.[cluster]', or --no-dask")
     ids = args.scenes.split(",") if args.scenes else [i.scene_id for i in discover()]
     scene_args = ["--scenes", ",".join(ids)] if args.scenes else []
     work = args.work
