@@ -122,18 +122,34 @@ def plan_gops(starts: list[int], frames: int, gop: int, min_hold: int | None = N
     return GopPlan(frames, tuple(out))
 
 
+def read_gops(container: av.container.InputContainer) -> list[list[av.Packet]]:
+    """The first video stream's packets, grouped by GOP (each starting on a keyframe)."""
+    gops: list[list[av.Packet]] = []
+    for p in container.demux(container.streams.video[0]):
+        if p.size == 0:
+            continue
+        if p.is_keyframe or not gops:
+            gops.append([])
+        gops[-1].append(p)
+    return gops
+
+
+def ticks_per_frame(stream: av.video.stream.VideoStream, fps: int, name: str) -> int:
+    """How many of ``stream``'s time-base ticks a frame at ``fps`` lasts (a whole number,
+    or the file ``name`` cannot be re-timed frame by frame)."""
+    tick = Fraction(1, fps) / stream.time_base
+    if tick.denominator != 1:
+        raise MediaError(f"{name}: time base {stream.time_base} is not a whole number of "
+                         f"ticks per frame at {fps} fps")
+    return int(tick)
+
+
 def expand(reduced: Path, plan: GopPlan, fps: int, out: Path) -> None:
     """Write every GOP of ``plan`` into ``out``: the moving ones from ``reduced`` in order,
     each of a hold as the hold's IDR and a black GOP's skip frames, re-timed."""
     with av.open(str(reduced)) as src:
         stream = src.streams.video[0]
-        gops: list[list[av.Packet]] = []
-        for p in src.demux(stream):
-            if p.size == 0:
-                continue
-            if p.is_keyframe or not gops:
-                gops.append([])
-            gops[-1].append(p)
+        gops = read_gops(src)
         sizes, want = [len(g) for g in gops], plan.reduced_gops()
         if sizes != want:
             bad = next((i for i, (a, b) in enumerate(zip(sizes, want, strict=False)) if a != b),
@@ -142,11 +158,7 @@ def expand(reduced: Path, plan: GopPlan, fps: int, out: Path) -> None:
                              f"{sizes[bad] if bad < len(sizes) else 'no'} frame(s), "
                              f"{want[bad] if bad < len(want) else 'none'} expected "
                              f"(x264 did not start GOPs where asked)")
-        per_frame = Fraction(1, fps) / stream.time_base
-        if per_frame.denominator != 1:
-            raise MediaError(f"{reduced.name}: time base {stream.time_base} is not a whole "
-                             f"number of ticks per frame at {fps} fps")
-        tick = int(per_frame)
+        tick = ticks_per_frame(stream, fps, reduced.name)
         moving = iter(gops[:len(want) - len(plan.templates)])
         black = dict(zip(plan.templates, gops[len(want) - len(plan.templates):],
                          strict=True))

@@ -8,12 +8,11 @@ import itertools
 import math
 import tempfile
 from collections.abc import Sequence
-from fractions import Fraction
 from pathlib import Path
 
 import av
 
-from common.gops import GopPlan, expand, plan_gops
+from common.gops import GopPlan, expand, plan_gops, read_gops, ticks_per_frame
 from common.h264 import MediaError
 from pipeline.media import (
     frame_size,
@@ -33,20 +32,9 @@ def thin(segment: Path, starts: Sequence[int], fps: int, out: Path) -> None:
     decodes each held frame once instead of once per frame."""
     with av.open(str(segment)) as src:
         stream = src.streams.video[0]
-        tick = Fraction(1, fps) / stream.time_base
-        if tick.denominator != 1:
-            raise MediaError(f"{segment.name}: time base {stream.time_base} is not a whole "
-                             f"number of ticks per frame at {fps} fps")
-        gops: list[list[av.Packet]] = []
-        frames = 0
-        for p in src.demux(stream):
-            if p.size == 0:
-                continue
-            if p.is_keyframe or not gops:
-                gops.append([])
-            gops[-1].append(p)
-            frames += 1
-        plan = plan_gops(list(starts), frames, gop_frames(fps))
+        tick = ticks_per_frame(stream, fps, segment.name)
+        gops = read_gops(src)
+        plan = plan_gops(list(starts), sum(len(g) for g in gops), gop_frames(fps))
         if [len(g) for g in gops] != [g.length for g in plan.gops]:
             raise MediaError(f"{segment.name}: its GOPs are not the ones its frame starts "
                              f"plan (was it written by scenes.held_frames?)")
@@ -58,7 +46,7 @@ def thin(segment: Path, starts: Sequence[int], fps: int, out: Path) -> None:
                     keep = packets
                 elif g.hold == g.start:
                     keep = packets[:1]
-                    keep[0].duration = held[g.hold] * int(tick)
+                    keep[0].duration = held[g.hold] * tick
                 else:
                     continue
                 for p in keep:
