@@ -163,9 +163,9 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
     # both have finished.
     with ThreadPoolExecutor(max_workers=max(1, min(len(todo_langs), config.jobs))) as pool:
         futures = [(lang, pool.submit(outputs, lang, key)) for lang, key in todo_langs]
-    errors = [f.exception() for _, f in futures if f.exception() is not None]
-    summary.langs_built += [lang for lang, f in futures if f.exception() is None]
-    if errors:
+    failed = [(lang, f.exception()) for lang, f in futures]
+    summary.langs_built += [lang for lang, err in failed if err is None]
+    if errors := [err for _, err in failed if err is not None]:
         raise errors[0]
     cache.prune()
     return summary

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import tempfile
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -38,7 +39,10 @@ def thin(segment: Path, starts: Sequence[int], fps: int, out: Path) -> None:
         if [len(g) for g in gops] != [g.length for g in plan.gops]:
             raise MediaError(f"{segment.name}: its GOPs are not the ones its frame starts "
                              f"plan (was it written by scenes.held_frames?)")
-        held = {h: sum(g.length for g in plan.gops if g.hold == h) for h in plan.holds}
+        held: Counter[int] = Counter()  # each hold's length in frames
+        for g in plan.gops:
+            if g.hold is not None:
+                held[g.hold] += g.length
         with av.open(str(out), "w", format="mp4") as dst:
             ost = dst.add_stream_from_template(stream)
             for g, packets in zip(plan.gops, gops, strict=True):

@@ -57,7 +57,6 @@ class HeldFrameEncoder:
         self.target, self.fps = target, fps
         self.width, self.height = width, height
         self.frames = 0  # frames represented (what a constant-rate video would hold)
-        self.stored = 0  # distinct frames (runs of identical frames)
         self.starts: list[int] = []  # the first frame of each run
         self.gop = gop_frames(fps, gop_seconds)
         self.min_hold = default_min_hold(self.gop)
@@ -84,6 +83,11 @@ class HeldFrameEncoder:
         self._thread = threading.Thread(target=self._work, name="held-frame-encoder",
                                         daemon=True)
         self._thread.start()
+
+    @property
+    def stored(self) -> int:
+        """Distinct frames (runs of identical frames)."""
+        return len(self.starts)
 
     def put(self, pixels: np.ndarray, repeat: int) -> None:
         if self._error is not None:
@@ -138,7 +142,6 @@ class HeldFrameEncoder:
         self._stills.add(luma(frame), at)
         self.starts.append(at)
         self.frames = at + n
-        self.stored += 1
         if n >= self.min_hold:
             self._moving_from = None
             self._send(frame, True)
