@@ -238,4 +238,36 @@ def write_deck(deck: Deck, out: Path) -> None:
                       width, int(SLIDE_H * 0.1), 24, GOOD)
         _notes(slide, [s.notes])
     with atomic_path(out) as tmp:
-        prs.save(str(tmp))
+        _save(prs, tmp)
+
+
+# Parts stored as they are: compressed media gain nothing from deflate.
+_STORED = {"mp4", "m4v", "mov", "png", "jpg", "jpeg"}
+
+
+def _save(prs, path: Path) -> None:
+    """Save ``prs`` to ``path`` as ``Presentation.save`` does, but with its media stored
+    rather than deflated. python-pptx deflates every part, and deflating the deck's clips
+    (incompressible MP4) was a fifth of the main process's time in a run where one number
+    changed (BENCHMARKS.md). Its own package writer writes the parts, content types and
+    relationships; only the zip entries' compression differs. python-pptx has no public
+    hook for this, so if its internals move, the deck is saved the usual way."""
+    import zipfile
+
+    try:
+        from pptx.opc.serialized import PackageWriter, _ZipPkgWriter
+
+        class _Writer(_ZipPkgWriter):
+            def write(self, pack_uri, blob: bytes) -> None:
+                stored = pack_uri.ext.lower() in _STORED
+                self._zipf.writestr(pack_uri.membername, blob, compress_type=(
+                    zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED))
+
+        package = prs.part.package
+        writer = PackageWriter(str(path), package._rels, tuple(package.iter_parts()))
+        with _Writer(str(path)) as zipped:
+            writer._write_content_types_stream(zipped)
+            writer._write_pkg_rels(zipped)
+            writer._write_parts(zipped)
+    except (ImportError, AttributeError, TypeError):  # python-pptx internals moved
+        prs.save(str(path))

@@ -316,68 +316,76 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     say(f"[{lang}] narration at {loudness.TARGET_LUFS:.0f} LUFS: {segments.made['voice']} "
         f"scene(s) normalised, {segments.reused['voice']} reused")
 
-    with Timer(progress, "master") as t_master:
-        segs = [job.entry.picture for job in jobs if job.entry]  # each the scene's segment
-        video = work / "video-only.mp4"
-        media.concat_videos(segs, video)
-        media.encode_master(video, voice,
-                            [media.SubtitleTrack(staged / "video.srt", lang, True),
-                             media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
-                            meta, staged / "video.mp4")
-        # Measured on its own thread (one ffmpeg decoding the AAC) while the rest is made.
-        measuring = ThreadPoolExecutor(max_workers=1)
-        master_loudness = measuring.submit(loudness.measure, staged / "video.mp4")
-        measuring.shutdown(wait=False)
-        width, height, _fps = QUALITIES[config.quality]
-        media.check_format(staged / "video.mp4", width, height, fps, total, "the master")
-    say(f"[{lang}] master in {t_master.seconds:.1f} s ({len(segs)} scene segment(s) joined)")
+    segs = [job.entry.picture for job in jobs if job.entry]  # each scene's segment
+    width, height, _fps = QUALITIES[config.quality]
+
+    def make_master() -> loudness.Loudness:
+        """The master (the scenes' segments joined, the soundtrack's AAC, subtitles and
+        chapters muxed), checked and measured."""
+        with Timer(progress, "master") as t_master:
+            video = work / "video-only.mp4"
+            media.concat_videos(segs, video)
+            media.encode_master(video, voice,
+                                [media.SubtitleTrack(staged / "video.srt", lang, True),
+                                 media.SubtitleTrack(staged / f"video.{other}.srt", other,
+                                                     False)],
+                                meta, staged / "video.mp4")
+            media.check_format(staged / "video.mp4", width, height, fps, total, "the master")
+        say(f"[{lang}] master in {t_master.seconds:.1f} s ({len(segs)} scene segment(s) "
+            "joined)")
+        return loudness.measure(staged / "video.mp4")
+
+    # The master is mostly one ffmpeg (the AAC encode, then copies): made on its own thread
+    # while the clips and the deck, which do not need it, are encoded.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"master-{lang}") as bg:
+        master = bg.submit(make_master)
+        if config.clips:
+            with Timer(progress, "clips and deck") as t:
+                spans = []
+                for sc, c, job in zip(scripts, chapters, jobs, strict=True):
+                    mine = [p for p in placed if p.scene_id == sc.scene_id]
+                    assert job.entry is not None
+                    spans.append(scene_clips.SceneSpan(
+                        sc.scene_id, sc.title, c[0], c[1],
+                        " ".join(p.text.display for p in mine), mine[0].end, mine[-1].end))
+                # The clips' pictures are the master's segments, copied: no second encode.
+                made = scene_clips.write_clips(
+                    staged / "clips", work / "clips",
+                    scene_audio.clip_sounds(segments, scene_voices, lang, config.jobs), fps,
+                    spans, [(lang, cues), (other, other_cues)], segs,
+                    silent=config.silent_clips, store=segments)
+                for c in made:
+                    media.check_format(c.video, width, height, fps,
+                                       round((c.end - c.start) * fps) / fps, "the clip")
+                slides: list[deck.Slide] = []
+                by_id = {sc.scene_id: sc for sc in scripts}
+                videos = [clip.video for clip in made]
+                if config.deck_captions:  # PowerPoint shows no soft subtitle track
+                    videos = deck_clips(
+                        segments, [(clip.video, job.entry.video.starts,
+                                    scene_clips.shift_cues(cues, c[0], c[1]))
+                                   for job, clip, c in zip(jobs, made, chapters, strict=True)],
+                        lang,
+                        work / "deck", fps, min(config.clip_height, height), config.jobs,
+                        config.scheduler)
+                for sc, c, clip, video in zip(scripts, chapters, made, videos, strict=True):
+                    slides.append(deck.MovieSlide(video, clip.poster_first, tuple(
+                        deck.Beat(p.start - c[0], p.text.display)
+                        for p in placed if p.scene_id == sc.scene_id)))
+                    slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived,
+                                                 by_id)
+                deck.write_deck(deck.Deck(title, deck.FORMULA, video_summary(lang, cut=cut),
+                                          tuple(slides)), staged / "slides.pptx")
+            size = (staged / "slides.pptx").stat().st_size / 1e6
+            say(f"[{lang}] {len(made)} scene clips and slides.pptx ({len(slides) + 1} "
+                f"slides, {size:.1f} MB) in {t.seconds:.1f} s")
+        final = master.result()
     if config.burn_subs:
         with Timer(progress, "burned subtitles") as t:
             burn(staged, work, lang, cues, fps)
         say(f"[{lang}] subtitles burned in {t.seconds:.1f} s")
     with Timer(progress, "kit"):
         write_kit(staged, work, lang, chapters, thumbnail_time(placed, chapters), cut)
-    if config.clips:
-        with Timer(progress, "clips and deck") as t:
-            spans = []
-            for sc, c, job in zip(scripts, chapters, jobs, strict=True):
-                mine = [p for p in placed if p.scene_id == sc.scene_id]
-                assert job.entry is not None
-                spans.append(scene_clips.SceneSpan(
-                    sc.scene_id, sc.title, c[0], c[1], " ".join(p.text.display for p in mine),
-                    mine[0].end, mine[-1].end))
-            # The clips' pictures are the master's segments, copied: no second encode.
-            made = scene_clips.write_clips(
-                staged / "clips", work / "clips",
-                scene_audio.clip_sounds(segments, scene_voices, lang, config.jobs), fps, spans,
-                [(lang, cues), (other, other_cues)], segs, silent=config.silent_clips,
-                store=segments)
-            for c in made:
-                media.check_format(c.video, width, height, fps,
-                                   round((c.end - c.start) * fps) / fps, "the clip")
-            slides: list[deck.Slide] = []
-            by_id = {sc.scene_id: sc for sc in scripts}
-            videos = [clip.video for clip in made]
-            if config.deck_captions:  # PowerPoint shows no soft subtitle track
-                videos = deck_clips(
-                    segments, [(clip.video, job.entry.video.starts,
-                                scene_clips.shift_cues(cues, c[0], c[1]))
-                               for job, clip, c in zip(jobs, made, chapters, strict=True)],
-                    lang,
-                    work / "deck", fps, min(config.clip_height, height), config.jobs,
-                    config.scheduler)
-            for sc, c, clip, video in zip(scripts, chapters, made, videos, strict=True):
-                slides.append(deck.MovieSlide(video, clip.poster_first, tuple(
-                    deck.Beat(p.start - c[0], p.text.display)
-                    for p in placed if p.scene_id == sc.scene_id)))
-                slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived, by_id)
-            deck.write_deck(deck.Deck(title, deck.FORMULA, video_summary(lang, cut=cut),
-                                      tuple(slides)), staged / "slides.pptx")
-        size = (staged / "slides.pptx").stat().st_size / 1e6
-        say(f"[{lang}] {len(made)} scene clips and slides.pptx ({len(slides) + 1} slides, "
-            f"{size:.1f} MB) in {t.seconds:.1f} s")
-
-    final = master_loudness.result()
     say(f"[{lang}] master loudness: {final.integrated_lufs:.1f} LUFS, true peak "
         f"{final.true_peak_dbtp:.1f} dBTP")
     manifest = {

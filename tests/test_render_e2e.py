@@ -389,6 +389,11 @@ def test_scene_clips_posters_and_deck(rendered, lang):
     from pptx import Presentation
 
     with zipfile.ZipFile(out / lang / "slides.pptx") as z:  # the deck's captioned clips
+        kinds = {i.filename.rsplit(".", 1)[-1]: i.compress_type for i in z.infolist()}
+        # media stored as they are (deflating MP4 gains nothing), the XML deflated
+        assert kinds["mp4"] == kinds["png"] == zipfile.ZIP_STORED
+        assert kinds["xml"] == zipfile.ZIP_DEFLATED
+        assert z.testzip() is None
         for name in [n for n in z.namelist() if n.endswith(".mp4")]:
             (tmp := out.parent / "deck-media.mp4").write_bytes(z.read(name))
             with av.open(str(tmp)) as c:
