@@ -221,7 +221,10 @@ def deck_clips(segments: SegmentStore,
 
     try:
         with ThreadPoolExecutor(max_workers=len(items) if remote else max(1, jobs)) as pool:
-            return list(pool.map(one, items))
+            # The most distinct frames (the most work) first, so no long one runs alone last.
+            order = sorted(range(len(items)), key=lambda i: -len(items[i][1]))
+            done = dict(zip(order, pool.map(one, [items[i] for i in order]), strict=True))
+            return [done[i] for i in range(len(items))]
     finally:
         if remote is not None:
             remote.close()

@@ -3,6 +3,7 @@ track measures −14 LUFS too."""
 
 from __future__ import annotations
 
+import math
 import wave
 
 import numpy as np
@@ -45,6 +46,9 @@ def test_scenes_are_normalised_one_by_one_and_join_on_target(tmp_path):
         got = loudness.measure(v)
         assert abs(got.integrated_lufs - loudness.TARGET_LUFS) <= loudness.TOLERANCE_LU
         assert got.true_peak_dbtp <= loudness.CEILING_DBTP + 0.2
+        quick = loudness.measure(v, true_peak=False)  # the loudness alone: the same figure
+        assert quick.integrated_lufs == got.integrated_lufs
+        assert math.isnan(quick.true_peak_dbtp)
     assert np.all(soundtrack.read_wav(voices[2]) == 0)
 
     joined = tmp_path / "joined.wav"
