@@ -20,7 +20,7 @@ from narration import pronunciation, style, subtitle_files
 from narration.bilingual import bilingual_cues
 from narration.numfmt import LANGS
 from narration.placeholders import Resolved
-from narration.scripts import video_summary, video_title
+from narration.scripts import SceneScript, video_summary, video_title
 from narration.subtitles import build_track
 from narration.types import Clip, Cue, WordTiming
 from pipeline import clips as scene_clips
@@ -265,6 +265,99 @@ def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, f
     kit.thumbnail(frame, title, lang, staged / "thumbnail.png")
 
 
+@dataclass(frozen=True)
+class LanguageParts:
+    """What one language's outputs after the soundtrack are made from: its scenes (scripts
+    and rendered jobs, in video order), where each beat and scene landed, and its folders."""
+
+    lang: str
+    cut: str
+    title: str
+    scripts: Sequence[SceneScript]
+    jobs: Sequence[SceneJob]
+    placed: Sequence[PlacedBeat]
+    chapters: Sequence[tuple[float, float, str]]
+    fps: int
+    staged: Path  # the language's outputs, published whole at the end
+    work: Path  # its scratch files
+
+    @property
+    def segments(self) -> list[Path]:
+        """Each scene's picture: its master segment."""
+        return [job.entry.picture for job in self.jobs if job.entry]
+
+
+def write_master(parts: LanguageParts, config: BuildConfig, voice: Path, meta: Path,
+                 total: float, progress: BuildProgress) -> loudness.Loudness:
+    """video.mp4: the scenes' segments joined, the soundtrack (``voice``) as AAC, both
+    subtitle tracks and the chapters (``meta``) muxed; checked, then measured."""
+    lang, staged, other = parts.lang, parts.staged, other_lang(parts.lang)
+    segs = parts.segments
+    width, height, _fps = QUALITIES[config.quality]
+    with Timer(progress, "master") as t:
+        video = parts.work / "video-only.mp4"
+        media.concat_videos(segs, video)
+        media.encode_master(video, voice,
+                            [media.SubtitleTrack(staged / "video.srt", lang, True),
+                             media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
+                            meta, staged / "video.mp4")
+        media.check_format(staged / "video.mp4", width, height, parts.fps, total, "the master")
+    progress.say(f"[{lang}] master in {t.seconds:.1f} s ({len(segs)} scene segment(s) joined)")
+    return loudness.measure(staged / "video.mp4")
+
+
+def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inputs,
+                         segments: SegmentStore, scene_voices: Sequence[Path],
+                         tracks: tuple[Sequence[Cue], Sequence[Cue]],
+                         progress: BuildProgress) -> None:
+    """clips/ (each scene's segment copied, with its sound, both subtitle tracks and
+    posters) and slides.pptx (its movies captioned with ``tracks``' first, this language's
+    cues)."""
+    lang, fps, staged = parts.lang, parts.fps, parts.staged
+    other = other_lang(lang)
+    cues, other_cues = tracks
+    width, height, _fps = QUALITIES[config.quality]
+    with Timer(progress, "clips and deck") as t:
+        spans = []
+        for sc, c in zip(parts.scripts, parts.chapters, strict=True):
+            mine = [p for p in parts.placed if p.scene_id == sc.scene_id]
+            spans.append(scene_clips.SceneSpan(
+                sc.scene_id, sc.title, c[0], c[1], " ".join(p.text.display for p in mine),
+                mine[0].end, mine[-1].end))
+        # The clips' pictures are the master's segments, copied: no second encode.
+        made = scene_clips.write_clips(
+            staged / "clips", parts.work / "clips",
+            scene_audio.clip_sounds(segments, scene_voices, lang, config.jobs), fps, spans,
+            [(lang, cues), (other, other_cues)], parts.segments, silent=config.silent_clips,
+            store=segments)
+        for c in made:
+            media.check_format(c.video, width, height, fps,
+                               round((c.end - c.start) * fps) / fps, "the clip")
+        videos = [clip.video for clip in made]
+        if config.deck_captions:  # PowerPoint shows no soft subtitle track
+            videos = deck_clips(
+                segments, [(clip.video, job.entry.video.starts,
+                            scene_clips.shift_cues(cues, c[0], c[1]))
+                           for job, clip, c in zip(parts.jobs, made, parts.chapters,
+                                                   strict=True)],
+                lang, parts.work / "deck", fps, min(config.clip_height, height), config.jobs,
+                config.scheduler)
+        slides: list[deck.Slide] = []
+        by_id = {sc.scene_id: sc for sc in parts.scripts}
+        for sc, c, clip, video in zip(parts.scripts, parts.chapters, made, videos,
+                                      strict=True):
+            slides.append(deck.MovieSlide(video, clip.poster_first, tuple(
+                deck.Beat(p.start - c[0], p.text.display)
+                for p in parts.placed if p.scene_id == sc.scene_id)))
+            slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived, by_id)
+        deck.write_deck(deck.Deck(parts.title, deck.FORMULA,
+                                  video_summary(lang, cut=parts.cut), tuple(slides)),
+                        staged / "slides.pptx")
+    size = (staged / "slides.pptx").stat().st_size / 1e6
+    progress.say(f"[{lang}] {len(made)} scene clips and slides.pptx ({len(slides) + 1} "
+                 f"slides, {size:.1f} MB) in {t.seconds:.1f} s")
+
+
 def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[SceneJob],
                    clips: dict[tuple[str, str], Clip], key: str, staged: Path,
                    progress: BuildProgress) -> None:
@@ -319,69 +412,14 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     say(f"[{lang}] narration at {loudness.TARGET_LUFS:.0f} LUFS: {segments.made['voice']} "
         f"scene(s) normalised, {segments.reused['voice']} reused")
 
-    segs = [job.entry.picture for job in jobs if job.entry]  # each scene's segment
-    width, height, _fps = QUALITIES[config.quality]
-
-    def make_master() -> loudness.Loudness:
-        """The master (the scenes' segments joined, the soundtrack's AAC, subtitles and
-        chapters muxed), checked and measured."""
-        with Timer(progress, "master") as t_master:
-            video = work / "video-only.mp4"
-            media.concat_videos(segs, video)
-            media.encode_master(video, voice,
-                                [media.SubtitleTrack(staged / "video.srt", lang, True),
-                                 media.SubtitleTrack(staged / f"video.{other}.srt", other,
-                                                     False)],
-                                meta, staged / "video.mp4")
-            media.check_format(staged / "video.mp4", width, height, fps, total, "the master")
-        say(f"[{lang}] master in {t_master.seconds:.1f} s ({len(segs)} scene segment(s) "
-            "joined)")
-        return loudness.measure(staged / "video.mp4")
-
+    parts = LanguageParts(lang, cut, title, scripts, jobs, placed, chapters, fps, staged, work)
     # The master is mostly one ffmpeg (the AAC encode, then copies): made on its own thread
     # while the clips and the deck, which do not need it, are encoded.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"master-{lang}") as bg:
-        master = bg.submit(make_master)
+        master = bg.submit(write_master, parts, config, voice, meta, total, progress)
         if config.clips:
-            with Timer(progress, "clips and deck") as t:
-                spans = []
-                for sc, c, job in zip(scripts, chapters, jobs, strict=True):
-                    mine = [p for p in placed if p.scene_id == sc.scene_id]
-                    assert job.entry is not None
-                    spans.append(scene_clips.SceneSpan(
-                        sc.scene_id, sc.title, c[0], c[1],
-                        " ".join(p.text.display for p in mine), mine[0].end, mine[-1].end))
-                # The clips' pictures are the master's segments, copied: no second encode.
-                made = scene_clips.write_clips(
-                    staged / "clips", work / "clips",
-                    scene_audio.clip_sounds(segments, scene_voices, lang, config.jobs), fps,
-                    spans, [(lang, cues), (other, other_cues)], segs,
-                    silent=config.silent_clips, store=segments)
-                for c in made:
-                    media.check_format(c.video, width, height, fps,
-                                       round((c.end - c.start) * fps) / fps, "the clip")
-                slides: list[deck.Slide] = []
-                by_id = {sc.scene_id: sc for sc in scripts}
-                videos = [clip.video for clip in made]
-                if config.deck_captions:  # PowerPoint shows no soft subtitle track
-                    videos = deck_clips(
-                        segments, [(clip.video, job.entry.video.starts,
-                                    scene_clips.shift_cues(cues, c[0], c[1]))
-                                   for job, clip, c in zip(jobs, made, chapters, strict=True)],
-                        lang,
-                        work / "deck", fps, min(config.clip_height, height), config.jobs,
-                        config.scheduler)
-                for sc, c, clip, video in zip(scripts, chapters, made, videos, strict=True):
-                    slides.append(deck.MovieSlide(video, clip.poster_first, tuple(
-                        deck.Beat(p.start - c[0], p.text.display)
-                        for p in placed if p.scene_id == sc.scene_id)))
-                    slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived,
-                                                 by_id)
-                deck.write_deck(deck.Deck(title, deck.FORMULA, video_summary(lang, cut=cut),
-                                          tuple(slides)), staged / "slides.pptx")
-            size = (staged / "slides.pptx").stat().st_size / 1e6
-            say(f"[{lang}] {len(made)} scene clips and slides.pptx ({len(slides) + 1} "
-                f"slides, {size:.1f} MB) in {t.seconds:.1f} s")
+            write_clips_and_deck(parts, config, inputs, segments, scene_voices,
+                                 (cues, other_cues), progress)
         final = master.result()
     if config.burn_subs:
         with Timer(progress, "burned subtitles") as t:
