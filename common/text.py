@@ -3,6 +3,7 @@ subtitles, the voice's word timings, the quality report and the numbers file's c
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 CJK_RANGES = (
@@ -13,12 +14,14 @@ CJK_RANGES = (
 """Han ideographs (and their extensions, radicals, 々〆〇), kana, bopomofo and hangul."""
 
 
+@functools.cache  # called per character by the subtitle breaker: ~10^5 calls a run
 def is_cjk(c: str) -> bool:
     """A CJK letter: scripts written without spaces between words (punctuation is not)."""
     o = ord(c)
     return c.isalnum() and any(a <= o <= b for a, b in CJK_RANGES)
 
 
+@functools.cache
 def is_wide(c: str) -> bool:
     """A full-width character in a subtitle line: a CJK letter, CJK punctuation or a
     full-width form."""

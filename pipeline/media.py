@@ -209,31 +209,25 @@ AAC_ARGS = ["-c:a", "aac", "-aac_coder", "fast", "-profile:a", "aac_low", "-ar",
 of narration, 2.5 times as long as fast (16 s), for no audible difference at these rates."""
 
 
-def encode_master(video: Path, audio: Path, tracks: list[SubtitleTrack], metadata: Path,
+def mux_master(video: Path, sound: Path, tracks: list[SubtitleTrack], metadata: Path,
                   out: Path) -> None:
     """The platform master: ``video`` (H.264 High, yuv420p, BT.709, closed GOPs of at most
-    half a second, 2 B-frames, CRF 18: the scenes' segments, joined) with AAC-LC 48 kHz
-    stereo from ``audio``, one mov_text track per language (the first default), chapters
-    from ``metadata``, fast start."""
-    sound = out.with_name(f".{out.stem}.m4a")
-    try:
-        run_ffmpeg(["-i", str(audio), "-map", "0:a:0", *AAC_ARGS, "-b:a", "192k", "-vn",
-                    str(sound)])
-        sub_inputs, sub_maps, sub_opts = _subtitle_args(tracks, first_input=2)
-        meta_index = len(tracks) + 2
-        run_ffmpeg([
-            "-i", str(video), "-i", str(sound), *sub_inputs, "-i", str(metadata),
-            "-map", "0:v:0", "-map", "1:a:0", *sub_maps,
-            "-map_metadata", str(meta_index), "-map_chapters", str(meta_index),
-            # Subtitle time base in ms: with the picture copied, the muxer otherwise gave
-            # the QT chapter track durations past 32 bits and dropped it.
-            "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text", "-time_base:s", "1/1000",
-            *sub_opts,
-            "-metadata:s:a:0", f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}",
-            "-movflags", "+faststart", str(out),
-        ])
-    finally:
-        sound.unlink(missing_ok=True)
+    half a second, 2 B-frames, CRF 18: the scenes' segments, joined) and ``sound`` (AAC-LC
+    48 kHz stereo), both copied, one mov_text track per language (the first default),
+    chapters from ``metadata``, fast start."""
+    sub_inputs, sub_maps, sub_opts = _subtitle_args(tracks, first_input=2)
+    meta_index = len(tracks) + 2
+    run_ffmpeg([
+        "-i", str(video), "-i", str(sound), *sub_inputs, "-i", str(metadata),
+        "-map", "0:v:0", "-map", "1:a:0", *sub_maps,
+        "-map_metadata", str(meta_index), "-map_chapters", str(meta_index),
+        # Subtitle time base in ms: with the picture copied, the muxer otherwise gave
+        # the QT chapter track durations past 32 bits and dropped it.
+        "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text", "-time_base:s", "1/1000",
+        *sub_opts,
+        "-metadata:s:a:0", f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}",
+        "-movflags", "+faststart", str(out),
+    ])
 
 
 def replace_picture(source: Path, video: Path, out: Path) -> None:

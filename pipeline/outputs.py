@@ -24,7 +24,7 @@ from narration.scripts import SceneScript, video_summary, video_title
 from narration.subtitles import build_track
 from narration.types import Clip, Cue, WordTiming
 from pipeline import clips as scene_clips
-from pipeline import deck, gops, kit, loudness, media, quality, scene_audio, soundtrack
+from pipeline import deck, gops, kit, loudness, media, quality, scene_audio
 from pipeline.config import BuildConfig, Inputs
 from pipeline.keys import pipeline_code, versions
 from pipeline.progress import BuildProgress, Timer
@@ -287,17 +287,17 @@ class LanguageParts:
         return [job.entry.picture for job in self.jobs if job.entry]
 
 
-def write_master(parts: LanguageParts, config: BuildConfig, voice: Path, meta: Path,
+def write_master(parts: LanguageParts, config: BuildConfig, sound: Path, meta: Path,
                  total: float, progress: BuildProgress) -> loudness.Loudness:
-    """video.mp4: the scenes' segments joined, the soundtrack (``voice``) as AAC, both
-    subtitle tracks and the chapters (``meta``) muxed; checked, then measured."""
+    """video.mp4: the scenes' segments joined and muxed with the soundtrack (``sound``,
+    AAC), both subtitle tracks and the chapters (``meta``); checked, then measured."""
     lang, staged, other = parts.lang, parts.staged, other_lang(parts.lang)
     segs = parts.segments
     width, height, _fps = QUALITIES[config.quality]
     with Timer(progress, "master") as t:
         video = parts.work / "video-only.mp4"
         media.concat_videos(segs, video)
-        media.encode_master(video, voice,
+        media.mux_master(video, sound,
                             [media.SubtitleTrack(staged / "video.srt", lang, True),
                              media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
                             meta, staged / "video.mp4")
@@ -307,7 +307,7 @@ def write_master(parts: LanguageParts, config: BuildConfig, voice: Path, meta: P
 
 
 def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inputs,
-                         segments: SegmentStore, scene_voices: Sequence[Path],
+                         segments: SegmentStore, clip_sounds: Sequence[Path],
                          tracks: tuple[Sequence[Cue], Sequence[Cue]],
                          progress: BuildProgress) -> None:
     """clips/ (each scene's segment copied, with its sound, both subtitle tracks and
@@ -327,7 +327,7 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
         # The clips' pictures are the master's segments, copied: no second encode.
         made = scene_clips.write_clips(
             staged / "clips", parts.work / "clips",
-            scene_audio.clip_sounds(segments, scene_voices, lang, config.jobs), fps, spans,
+            clip_sounds, fps, spans,
             [(lang, cues), (other, other_cues)], parts.segments, silent=config.silent_clips,
             store=segments)
         for c in made:
@@ -398,8 +398,9 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             job.entry.video.frames, fps)
             for sc, c, job in zip(scripts, chapters, jobs, strict=True) if job.entry]
         scene_voices = scene_audio.scene_voices(segments, sounds, config.jobs)
-        voice = work / "narration.loud.wav"
-        soundtrack.join(scene_voices, voice)
+        # The AAC of each scene (cached by its samples), joined: the video's and clips' sound.
+        sound = scene_audio.encode_sound(segments, scene_voices, lang, config.jobs,
+                                         work / "sound")
         beats = [(p.text.display, display_words(p.text, p.clip.words), p.start,
                   p.clip.duration) for p in placed]
         other = other_lang(lang)
@@ -416,9 +417,9 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     # The master is mostly one ffmpeg (the AAC encode, then copies): made on its own thread
     # while the clips and the deck, which do not need it, are encoded.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"master-{lang}") as bg:
-        master = bg.submit(write_master, parts, config, voice, meta, total, progress)
+        master = bg.submit(write_master, parts, config, sound.track, meta, total, progress)
         if config.clips:
-            write_clips_and_deck(parts, config, inputs, segments, scene_voices,
+            write_clips_and_deck(parts, config, inputs, segments, sound.clips,
                                  (cues, other_cues), progress)
         final = master.result()
     if config.burn_subs:

@@ -1,12 +1,14 @@
-"""Each scene's narration at the platforms' loudness, and its clip's AAC, cached per scene.
+"""Each scene's narration at the platforms' loudness, and its AAC, cached per scene.
 
 A scene's beats are placed on a track of exactly the scene's length, brought to −14 LUFS
 under the true-peak ceiling (``pipeline.loudness``) and kept in the segment store under
 what it is made from (the beats' sound and places, the length, the loudness settings). The
-video's track is these joined end to end, and each clip's sound is its scene's, encoded
-once. So after a changed number only the scenes whose speech changed are measured,
-limited and encoded again; before, the whole track was, three loudness passes over
-17 minutes per language and a second AAC encode for the clips.
+video's track is these joined end to end, encoded as AAC a scene at a time and joined by
+packet copy (``pipeline.aac_track``); each clip's sound is cut from its scene's encode. So
+after a changed number only the scenes whose speech changed are measured and limited
+again, and only the scenes whose samples changed or moved are encoded again; before, the
+whole track was, three loudness passes and an AAC encode over 17 minutes per language and a
+second AAC encode for the clips.
 
 Scenes each at −14 LUFS join into a track at −14 LUFS (integrated loudness is a power
 mean over the gated blocks); the master's own measurement is what the manifest reports.
@@ -14,18 +16,20 @@ mean over the gated blocks); the master's own measurement is what the manifest r
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from common.digests import file_digest, sha256_file
-from pipeline import loudness, media, soundtrack
+from pipeline import aac_track, loudness, soundtrack
 from pipeline.keys import versions
 from pipeline.segments import SegmentStore
 
 CODE = [file_digest(Path(m.__file__)) for m in (loudness, soundtrack)]  # type: ignore[arg-type]
-CLIP_AAC = [*media.AAC_ARGS, "-b:a", "160k"]
 
 
 @dataclass(frozen=True)
@@ -65,16 +69,12 @@ def scene_voices(store: SegmentStore, scenes: Sequence[SceneSound], workers: int
         return list(pool.map(one, scenes))
 
 
-def clip_sounds(store: SegmentStore, voices: Sequence[Path], lang: str, workers: int
-                ) -> list[Path]:
-    """Each scene's narration as the clips' AAC (cached by the narration's own key)."""
-
-    def one(voice: Path) -> Path:
-        def make(out: Path) -> None:
-            media.run_ffmpeg(["-i", str(voice), "-map", "0:a:0", *CLIP_AAC, "-metadata:s:a:0",
-                              f"language={media.LANG_TAGS[lang]}", "-vn", str(out)])
-
-        return store.get("clip-sound", [voice.stem, lang, CLIP_AAC, versions()], make, ".m4a")
-
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        return list(pool.map(one, voices))
+def encode_sound(store: SegmentStore, voices: Sequence[Path], lang: str, workers: int,
+                 work: Path) -> aac_track.Sound:
+    """The video's AAC track and each scene clip's, from the scenes' narration (``voices``,
+    in order): each scene encoded once, cached by its samples (``pipeline.aac_track``)."""
+    parts = [soundtrack.read_wav(v) for v in voices]
+    offsets = list(itertools.accumulate((len(p) for p in parts[:-1]), initial=0))
+    pcm = np.concatenate(parts) if parts else np.zeros(0, np.int16)
+    encodes = aac_track.encode_scenes(store, pcm, offsets, workers)
+    return aac_track.join(encodes, offsets, len(pcm), lang, work)

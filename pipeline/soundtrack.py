@@ -31,16 +31,11 @@ def build(placements: Sequence[tuple[float, Path]], samples: int, out: Path) -> 
         i = round(start * RATE)
         n = max(0, min(len(clip), len(track) - i))
         track[i : i + n] += clip[:n]
-    _write(np.clip(track, -32768, 32767).astype(np.int16), out)
+    write_wav(np.clip(track, -32768, 32767).astype(np.int16), out)
 
 
-def join(parts: Sequence[Path], out: Path) -> None:
-    """Write the WAVs ``parts`` (48 kHz mono 16-bit) one after the other into ``out``."""
-    _write(np.concatenate([read_wav(p) for p in parts]) if parts else np.zeros(0, np.int16),
-           out)
-
-
-def _write(pcm: np.ndarray, out: Path) -> None:
+def write_wav(pcm: np.ndarray, out: Path) -> None:
+    """Write ``pcm`` (48 kHz mono int16) as a WAV, through a temporary name."""
     tmp = out.with_suffix(".tmp.wav")
     with wave.open(str(tmp), "wb") as w:
         w.setnchannels(1)
