@@ -1,13 +1,14 @@
 """Which inputs a scene reads, and which project code it runs, as digests.
 
 A scene sees the numbers and the derived results through :class:`Recorded` views. Every
-attribute it reads is remembered with a digest of its value, so the build can tell later
+value it reads (down to a field of a field) is remembered with a digest, so the build can tell later
 whether a changed numbers file changes anything this scene shows: a scene that never reads
 a number is not rebuilt when that number changes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,13 @@ PROJECT = Path(__file__).resolve().parent.parent
 
 
 class Recorded:
-    """A read-only view of ``target`` that records each attribute read as name -> digest."""
+    """A read-only view of ``target`` that records each value read as name -> digest.
+
+    A field that is itself a dataclass (``numbers.worked_example``, ``derived.worked_all``)
+    comes back as a view of its own, so what is recorded is the leaf read
+    (``numbers.worked_example.tokens``): a scene showing the example's words is not rebuilt
+    when its V changes. A method read records its whole object (its result may depend on
+    any field)."""
 
     def __init__(self, target: object, name: str, log: dict[str, str]) -> None:
         object.__setattr__(self, "_target", target)
@@ -28,8 +35,14 @@ class Recorded:
     def __getattr__(self, attr: str) -> Any:
         value = getattr(self._target, attr)
         key = f"{self._name}.{attr}"
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return Recorded(value, key, self._log)
+        if callable(value):
+            key, recorded = self._name, self._target
+        else:
+            recorded = value
         if key not in self._log:
-            self._log[key] = digest(value)
+            self._log[key] = digest(recorded)
         return value
 
     def __setattr__(self, attr: str, value: object) -> None:
@@ -37,13 +50,16 @@ class Recorded:
 
 
 def read_inputs(names: list[str], roots: dict[str, object]) -> dict[str, str]:
-    """Digests of ``names`` ("numbers.x", "derived.y") for the current values in ``roots``;
-    a name that no longer exists gets the digest "missing"."""
+    """Digests of ``names`` ("numbers.x", "derived.y.z") for the current values in
+    ``roots``; a name that no longer exists gets the digest "missing"."""
     out = {}
     for name in names:
-        root, _, attr = name.partition(".")
+        root, *path = name.split(".")
         try:
-            out[name] = digest(getattr(roots[root], attr))
+            value = roots[root]
+            for attr in path:
+                value = getattr(value, attr)
+            out[name] = digest(value)
         except (KeyError, AttributeError):
             out[name] = "missing"
     return out

@@ -23,6 +23,7 @@ from qkv_math.numbers import DEFAULT_NUMBERS
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = "library,formula"
 OLD_V = "V = [[1, 2], [3, 0], [0, 1]]"
+OLD_K = "K = [[0, 1], [1, 0], [1, 2]]"
 
 
 def _cmd(out: Path, cache: Path, *extra: str) -> list[str]:
@@ -91,14 +92,23 @@ def test_a_changed_number_rebuilds_exactly_the_scenes_that_read_it(built):
     tmp, out, cache, _first = built
     numbers = tmp / "numbers.toml"
     text = DEFAULT_NUMBERS.read_text("utf-8")
-    assert OLD_V in text
+    assert OLD_V in text and OLD_K in text
+    # V: the formula scene shows the example's scores and weights, which do not depend on
+    # it, so neither scene is rendered again.
     numbers.write_text(text.replace(OLD_V, "V = [[1, 2], [3, 0], [0, 3]]"), "utf-8")
+    plan = subprocess.run(_cmd(out, cache, "--numbers", str(numbers), "--plan"),
+                          capture_output=True, text=True, timeout=120)
+    assert plan.returncode == 0
+    assert _plan(plan.stderr) == {"library": "reuse unchanged", "formula": "reuse unchanged",
+                                  "outputs": _plan(plan.stderr)["outputs"]}
+    # K changes the scores: the formula scene, which shows them, is rendered again.
+    numbers.write_text(text.replace(OLD_K, "K = [[0, 1], [1, 0], [2, 1]]"), "utf-8")
     plan = subprocess.run(_cmd(out, cache, "--numbers", str(numbers), "--plan"),
                           capture_output=True, text=True, timeout=120)
     verdicts = _plan(plan.stderr)
     assert verdicts["library"] == "reuse unchanged"
     assert verdicts["formula"].startswith("rebuild")
-    assert "numbers.worked_example" in verdicts["formula"]
+    assert "derived.worked_all.scores" in verdicts["formula"]
     run = _run(out, cache, "--numbers", str(numbers))
     assert _summary(run.stderr)["rendered"] == 1
     assert "[zh] formula: render" in run.stderr and "[zh] library: render" not in run.stderr

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
@@ -24,16 +24,33 @@ def test_digest_follows_values_not_identity():
         digest(object())
 
 
-def test_recorded_view_logs_each_attribute_read_once():
+def test_recorded_view_logs_each_value_read_once_down_to_the_leaf():
     numbers = load_numbers()
     log: dict[str, str] = {}
     view = Recorded(numbers, "numbers", log)
-    assert view.worked_example is numbers.worked_example
-    _ = view.worked_example
-    assert list(log) == ["numbers.worked_example"]
-    assert log == read_inputs(["numbers.worked_example"], {"numbers": numbers})
+    we = view.worked_example
+    assert log == {}  # a dataclass field: a view of its own, nothing read yet
+    assert we.tokens is numbers.worked_example.tokens
+    _ = view.worked_example.tokens
+    assert list(log) == ["numbers.worked_example.tokens"]
+    assert log == read_inputs(["numbers.worked_example.tokens"], {"numbers": numbers})
     with pytest.raises(AttributeError):
         view.worked_example = None
+    with pytest.raises(AttributeError):
+        we.V = None
+
+
+def test_a_method_read_records_its_whole_object():
+    @dataclass(frozen=True)
+    class Holder:
+        x: int
+
+        def twice(self) -> int:
+            return 2 * self.x
+
+    log: dict[str, str] = {}
+    assert Recorded(Holder(3), "h", log).twice() == 6
+    assert list(log) == ["h"]
 
 
 def test_a_changed_number_changes_only_the_values_that_depend_on_it():
@@ -45,7 +62,9 @@ def test_a_changed_number_changes_only_the_values_that_depend_on_it():
     changed = replace(numbers, worked_example=replace(we, V=v))
     d2 = derive(changed)
     names = ["numbers.worked_example", "numbers.fill_blank", "derived.worked_all",
-             "derived.fill_weights", "derived.nope"]
+             "derived.fill_weights", "derived.nope", "numbers.worked_example.tokens",
+             "numbers.worked_example.V", "derived.worked_all.scores",
+             "derived.worked_all.output", "derived.worked_all.nope"]
     before = read_inputs(names, {"numbers": numbers, "derived": d})
     after = read_inputs(names, {"numbers": changed, "derived": d2})
     assert before["numbers.worked_example"] != after["numbers.worked_example"]
@@ -53,6 +72,12 @@ def test_a_changed_number_changes_only_the_values_that_depend_on_it():
     assert before["numbers.fill_blank"] == after["numbers.fill_blank"]
     assert before["derived.fill_weights"] == after["derived.fill_weights"]
     assert before["derived.nope"] == after["derived.nope"] == "missing"
+    # Down to the leaf: the words and the scores do not depend on V, the output does.
+    assert before["numbers.worked_example.tokens"] == after["numbers.worked_example.tokens"]
+    assert before["numbers.worked_example.V"] != after["numbers.worked_example.V"]
+    assert before["derived.worked_all.scores"] == after["derived.worked_all.scores"]
+    assert before["derived.worked_all.output"] != after["derived.worked_all.output"]
+    assert after["derived.worked_all.nope"] == "missing"
 
 
 def test_project_code_lists_loaded_project_files():
