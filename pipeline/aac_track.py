@@ -121,9 +121,13 @@ def _packets(enc: SceneEncode) -> tuple[av.container.InputContainer, list[av.Pac
     src = av.open(str(enc.path))
     stream = src.streams.audio[0]
     out = []
+    if stream.time_base != Fraction(1, soundtrack.RATE):
+        src.close()
+        raise MediaError(f"{enc.path.name}: time base {stream.time_base}, expected "
+                         f"1/{soundtrack.RATE}")
     for q, p in enumerate(p for p in src.demux(stream) if p.size):
         want = q * FRAME - FRAME  # the encoder's priming packet first
-        if p.pts is None or round(p.pts * stream.time_base * soundtrack.RATE) != want:
+        if p.pts != want:
             src.close()
             raise MediaError(f"{enc.path.name}: packet {q} at {p.pts}, expected {want} "
                              f"(not an AAC-LC encode of 1024-sample packets?)")
@@ -152,29 +156,15 @@ def _mux(packets: Sequence[av.Packet], template: av.audio.stream.AudioStream, la
             dst.mux(p)
 
 
-def join(encodes: Sequence[SceneEncode], offsets: Sequence[int], total: int, lang: str,
-         work: Path) -> Sound:
-    """The video's track (each scene's owned packets, in order) and each scene's clip
-    sound, written into ``work``."""
+def join(store: SegmentStore, encodes: Sequence[SceneEncode], offsets: Sequence[int],
+         total: int, lang: str, work: Path) -> Sound:
+    """The video's track (each scene's owned packets, in order), written into ``work``,
+    and each scene's clip sound (kept in ``store``)."""
     work.mkdir(parents=True, exist_ok=True)
     bounds = [*_grid(offsets), total]
-    clips: list[Path] = []
-    for i, enc in enumerate(encodes):
-        src, packets = _packets(enc)
-        with src:
-            start = offsets[i]
-            end = offsets[i + 1] if i + 1 < len(offsets) else total
-            # One packet before the one holding the scene's first sample (its overlap),
-            # through the one holding its last.
-            first = (start - enc.lo) // FRAME * FRAME + enc.lo - FRAME
-            last = (end - 1 - enc.lo) // FRAME * FRAME + enc.lo
-            mine = [p for p in packets if max(first, packets[0].pts) <= p.pts <= last]
-            if not mine or mine[-1].pts != last or (start > 0 and mine[0].pts != first):
-                raise MediaError(f"{enc.path.name}: does not cover scene {i}'s samples")
-            clip = work / f"clip-{i:02d}.m4a"
-            _mux(mine, src.streams.audio[0], lang, clip, start, end)
-            clips.append(clip)
-    # The muxer takes each packet's data, so the track reads the encodes again.
+    ends = [*offsets[1:], total]
+    clips = [_clip(store, enc, start, end, lang, i)
+             for i, (enc, start, end) in enumerate(zip(encodes, offsets, ends, strict=True))]
     opened = [_packets(enc) for enc in encodes]
     try:
         track = [p for i, (_src, packets) in enumerate(opened) for p in packets
@@ -187,3 +177,23 @@ def join(encodes: Sequence[SceneEncode], offsets: Sequence[int], total: int, lan
         for src, _ in opened:
             src.close()
     return Sound(out, tuple(clips))
+
+
+def _clip(store: SegmentStore, enc: SceneEncode, start: int, end: int, lang: str,
+          index: int) -> Path:
+    """The sound of the scene at samples ``start`` to ``end`` of the track, cut from its
+    encode ``enc``: from one packet before the one holding its first sample (the overlap
+    its first samples need) through the one holding its last."""
+
+    def make(out: Path) -> None:
+        src, packets = _packets(enc)
+        with src:
+            first = (start - enc.lo) // FRAME * FRAME + enc.lo - FRAME
+            last = (end - 1 - enc.lo) // FRAME * FRAME + enc.lo
+            mine = [p for p in packets if max(first, packets[0].pts) <= p.pts <= last]
+            if not mine or mine[-1].pts != last or (start > 0 and mine[0].pts != first):
+                raise MediaError(f"{enc.path.name}: does not cover scene {index}'s samples")
+            _mux(mine, src.streams.audio[0], lang, out, start, end)
+
+    return store.get("clip-sound", [enc.path.stem, enc.lo, start, end, lang, CODE], make,
+                     ".m4a")

@@ -77,4 +77,4 @@ def encode_sound(store: SegmentStore, voices: Sequence[Path], lang: str, workers
     offsets = list(itertools.accumulate((len(p) for p in parts[:-1]), initial=0))
     pcm = np.concatenate(parts) if parts else np.zeros(0, np.int16)
     encodes = aac_track.encode_scenes(store, pcm, offsets, workers)
-    return aac_track.join(encodes, offsets, len(pcm), lang, work)
+    return aac_track.join(store, encodes, offsets, len(pcm), lang, work)

@@ -45,7 +45,7 @@ def test_scene_encodes_join_into_the_whole_tracks_sound(tmp_path):
     offsets = [0, len(scenes[0]), len(scenes[0]) + len(scenes[1])]
     store = SegmentStore(tmp_path / "cache")
     encodes = aac_track.encode_scenes(store, pcm, offsets, workers=2)
-    sound = aac_track.join(encodes, offsets, len(pcm), "zh", tmp_path / "work")
+    sound = aac_track.join(store, encodes, offsets, len(pcm), "zh", tmp_path / "work")
 
     whole_wav, whole = tmp_path / "whole.wav", tmp_path / "whole.m4a"
     soundtrack.write_wav(pcm, whole_wav)
@@ -77,3 +77,7 @@ def test_scene_encodes_join_into_the_whole_tracks_sound(tmp_path):
     assert (again.made["aac"], again.reused["aac"]) == (1, 2)
     assert [a.path == b.path for a, b in zip(encodes, second, strict=True)] == \
         [True, False, True]
+    joined = aac_track.join(again, second, offsets, len(changed), "zh", tmp_path / "work2")
+    assert (again.made["clip-sound"], again.reused["clip-sound"]) == (1, 2)
+    assert joined.clips[0] == sound.clips[0] and joined.clips[1] != sound.clips[1]
+    assert len(_decode(joined.track)) == len(pcm)
