@@ -3,9 +3,10 @@
 A whole-track AAC encode cost about 16 CPU seconds a language for 17 minutes, every run,
 although a changed number changes the sound of two or three scenes. Here each scene's
 stretch of the track is encoded on its own, cached under the exact samples it was encoded
-from, and the video's track is the scenes' packets one after the other: after a change only
-the scenes whose samples moved are encoded again, and a first build encodes them on every
-core.
+from, and the video's track is the scenes' packets one after the other. After a change
+only the scenes whose samples changed are encoded again, and those after a scene whose
+length changed (they moved against the 1024-sample grid, unless by whole packets); a first
+build encodes them on every core.
 
 AAC packets are 1024-sample frames whose windows overlap their neighbours, so a stretch cut
 out of a track cannot simply be encoded alone: its first and last frames would be coded
@@ -54,11 +55,10 @@ CODE = file_digest(Path(__file__))
 
 @dataclass(frozen=True)
 class SceneEncode:
-    """One scene's encode: the cached file, and the track samples it was encoded from."""
+    """One scene's encode: the cached file, and where in the track its input began."""
 
     path: Path
-    lo: int  # first sample (of the whole track) fed to the encoder
-    hi: int  # one past the last
+    lo: int  # the track's sample fed to the encoder first
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def encode_scenes(store: SegmentStore, pcm: np.ndarray, offsets: Sequence[int],
 
         key = [hashlib.sha256(samples.tobytes()).hexdigest(), len(samples), AAC, CODE,
                versions()]
-        return SceneEncode(store.get("aac", key, make, ".m4a"), lo, hi)
+        return SceneEncode(store.get("aac", key, make, ".m4a"), lo)
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         return list(pool.map(one, stretches))
