@@ -186,10 +186,10 @@ class DaskPool:
 
 def burn_on_worker(clip: bytes, name: str, starts: list[int], cues: list, lang: str,
                    fps: int, height: int, client_code: dict[str, str]) -> bytes:
-    """Run on a Dask worker: one deck clip (``pipeline.outputs.burn_deck_clip``) from the
-    scene's clip; returns the encoded file's bytes."""
+    """Run on a Dask worker: one deck clip's picture (``pipeline.outputs.burn_deck_picture``)
+    from the scene's clip; returns the encoded file's bytes."""
     from narration.types import Cue
-    from pipeline.outputs import burn_deck_clip
+    from pipeline.outputs import burn_deck_picture
 
     _check_code(client_code)
     with tempfile.TemporaryDirectory(prefix="qkv-deck-") as tmp:
@@ -197,13 +197,14 @@ def burn_on_worker(clip: bytes, name: str, starts: list[int], cues: list, lang: 
         src = d / name
         src.write_bytes(clip)
         out = d / "deck.mp4"
-        burn_deck_clip(src, starts, [Cue(a, b, tuple(lines)) for a, b, lines in cues], lang,
-                       d / "work", fps, out, height)
+        burn_deck_picture(src, starts, [Cue(a, b, tuple(lines)) for a, b, lines in cues],
+                          lang, d / "work", fps, out, height)
         return out.read_bytes()
 
 
 class RemoteBurner:
-    """Deck clip encodes on the Dask cluster at ``address`` (see ``outputs.deck_clips``)."""
+    """Deck clip pictures encoded on the Dask cluster at ``address`` (see
+    ``outputs.deck_clips``)."""
 
     def __init__(self, address: str) -> None:
         self.client = connect(address)

@@ -187,16 +187,28 @@ def thumbnail_time(placed: Sequence[PlacedBeat], chapters: list[tuple[float, flo
     return chapters[-1][1] / 3
 
 
-def deck_clips(segments: SegmentStore,
-               items: Sequence[tuple[Path, Sequence[int], Sequence[Cue]]],
-               lang: str, work: Path, fps: int, height: int, jobs: int,
-               scheduler: str | None = None) -> list[Path]:
-    """The deck's clips: each scene (``items``: its clip, where its distinct frames start
-    and its cues, timed from its start) at ``deck_fps``, scaled to ``height``, its subtitles drawn
-    in, encoded for slides (CRF ``DECK_CRF``, GOPs of at most 2 s) with the clip's sound.
-    Cached under the clip's own bytes (its picture and voice), the cues and the settings, so
-    an unchanged scene is not encoded again. The ones to encode run ``jobs`` at a time here,
-    or on the Dask cluster at ``scheduler``."""
+@dataclass(frozen=True)
+class DeckItem:
+    """One scene for the deck: its clip (picture, sound, subtitle tracks), its picture's
+    digest and where its distinct frames start (as its segment was written), and its cues
+    timed from its start."""
+
+    clip: Path
+    picture: str
+    starts: Sequence[int]
+    cues: Sequence[Cue]
+
+
+def deck_clips(segments: SegmentStore, items: Sequence[DeckItem], lang: str, work: Path,
+               fps: int, height: int, jobs: int, scheduler: str | None = None) -> list[Path]:
+    """The deck's clips: each scene's picture at ``deck_fps``, scaled to ``height``, its
+    subtitles drawn in, encoded for slides (CRF ``DECK_CRF``, GOPs of at most 2 s), with
+    the clip's sound and subtitle tracks. The encoded picture is cached under the scene
+    picture's digest, the cues and the settings, and the clip's tracks are muxed onto it
+    by copy: so a scene whose picture and cues did not change is not encoded again, even
+    when its sound's packets did (they move when an earlier scene's length changes). The
+    pictures to encode run ``jobs`` at a time here, or on the Dask cluster at
+    ``scheduler``."""
 
     work.mkdir(parents=True, exist_ok=True)
     remote = None
@@ -205,24 +217,27 @@ def deck_clips(segments: SegmentStore,
 
         remote = RemoteBurner(scheduler)
 
-    def one(item: tuple[Path, Sequence[int], Sequence[Cue]]) -> Path:
-        clip, starts, cues = item
-        parts = [sha256_file(clip), [(c.start, c.end, c.lines) for c in cues], lang,
-                 deck_fps(fps), height, DECK_CRF, media.x264_args(deck_fps(fps), DECK_CRF, 2.0),
-                 "held-gops", style.FONT, pipeline_code(), versions()]
+    def one(item: DeckItem) -> Path:
+        parts = [item.picture, list(item.starts),
+                 [(c.start, c.end, c.lines) for c in item.cues], lang, deck_fps(fps), height,
+                 DECK_CRF, media.x264_args(deck_fps(fps), DECK_CRF, 2.0), "held-gops",
+                 style.FONT, pipeline_code(), versions()]
 
         def make(out: Path) -> None:
             if remote is not None:
-                remote.burn(clip, starts, cues, lang, fps, out, height)
+                remote.burn(item.clip, item.starts, item.cues, lang, fps, out, height)
             else:
-                burn_deck_clip(clip, starts, cues, lang, work, fps, out, height)
+                burn_deck_picture(item.clip, item.starts, item.cues, lang, work, fps, out,
+                                  height)
 
-        return segments.get("deck", parts, make)
+        picture = segments.get("deck-picture", parts, make)
+        return segments.get("deck", [picture.stem, sha256_file(item.clip)],
+                            lambda out: media.replace_picture(item.clip, picture, out))
 
     try:
         with ThreadPoolExecutor(max_workers=len(items) if remote else max(1, jobs)) as pool:
             # The most distinct frames (the most work) first, so no long one runs alone last.
-            order = sorted(range(len(items)), key=lambda i: -len(items[i][1]))
+            order = sorted(range(len(items)), key=lambda i: -len(items[i].starts))
             done = dict(zip(order, pool.map(one, [items[i] for i in order]), strict=True))
             return [done[i] for i in range(len(items))]
     finally:
@@ -230,26 +245,23 @@ def deck_clips(segments: SegmentStore,
             remote.close()
 
 
-def burn_deck_clip(clip: Path, starts: Sequence[int], cues: Sequence[Cue], lang: str,
-                   work: Path, fps: int, out: Path, height: int) -> None:
-    """One deck clip (see :func:`deck_clips`), encoded here: the scene's ``clip`` (its
-    picture at ``fps``, its distinct frames starting at ``starts``) scaled, captioned and
-    encoded with each held frame (between cue changes) encoded once (``pipeline.gops``),
-    with the clip's sound and subtitle tracks."""
+def burn_deck_picture(clip: Path, starts: Sequence[int], cues: Sequence[Cue], lang: str,
+                      work: Path, fps: int, out: Path, height: int) -> None:
+    """One deck clip's picture (see :func:`deck_clips`), encoded here, no sound: the scene's
+    ``clip`` (its picture at ``fps``, its distinct frames starting at ``starts``) scaled,
+    captioned and encoded with each held frame (between cue changes) encoded once
+    (``pipeline.gops``)."""
     rate = deck_fps(fps)
     width, full = media.frame_size(clip)
     ass, fonts = subtitle_drawing(cues, lang, work, f"{clip.stem}-deck",
                                   media.scaled_width(width, full, height), height)
-    video = work / f"{clip.stem}-deck-picture.mp4"
     held = work / f"{clip.stem}-held.mp4"
     try:
         gops.thin(clip, starts, fps, held)  # each held frame decoded once
-        gops.encode_held_picture(held, rate, video, crf=DECK_CRF, gop_seconds=2.0,
+        gops.encode_held_picture(held, rate, out, crf=DECK_CRF, gop_seconds=2.0,
                                  height=height, subtitles=(ass, fonts),
                                  changes=cue_changes(cues, rate))
-        media.replace_picture(clip, video, out)
     finally:
-        video.unlink(missing_ok=True)
         held.unlink(missing_ok=True)
 
 
@@ -336,8 +348,9 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
         videos = [clip.video for clip in made]
         if config.deck_captions:  # PowerPoint shows no soft subtitle track
             videos = deck_clips(
-                segments, [(clip.video, job.entry.video.starts,
-                            scene_clips.shift_cues(cues, c[0], c[1]))
+                segments, [DeckItem(clip.video, job.entry.video.sha256,
+                                    job.entry.video.starts,
+                                    scene_clips.shift_cues(cues, c[0], c[1]))
                            for job, clip, c in zip(parts.jobs, made, parts.chapters,
                                                    strict=True)],
                 lang, parts.work / "deck", fps, min(config.clip_height, height), config.jobs,

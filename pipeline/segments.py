@@ -1,12 +1,13 @@
 """Encoded video and sound per scene, cached by what it is made from.
 
 The master's picture is the scenes' H.264 segments joined without re-encoding (each scene
-clip copies its segment); the deck's captioned clips, scaled and with their subtitles drawn
-in, are kept here too. Each is kept under a key of what it is made from (the scene
-picture's digest and the encoding settings; for a deck clip, the clip's own bytes and its
-cues). So after a changed number or sentence only the scenes that changed are encoded
-again; the sound, subtitles and chapters, which span the whole video, are muxed anew each
-time (that takes seconds).
+clip copies its segment); each scene's narration, its AAC and its clip's sound, and the
+deck's captioned pictures, scaled and with their subtitles drawn in, are kept here too.
+Each is kept under a key of what it is made from (the beats' sound and places; the exact
+samples encoded; for a deck picture, the scene picture's digest, its cues and the encoding
+settings). So after a changed number or sentence only the scenes that changed are encoded
+again; the video's sound track (the scenes' AAC packets, copied), subtitles and chapters,
+which span the whole video, are muxed anew each time (that takes seconds).
 
 A file is written under a temporary name and renamed into place, then recorded with its
 size in ``<key>.json``: a segment without that record, or of another size, is never used.

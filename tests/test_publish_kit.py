@@ -73,7 +73,8 @@ def test_a_60fps_scene_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Pa
     """The deck's clips: at most 30 fps and 720p, as long as the clip, with its sound; the
     captions drawn from their cue times even inside a held frame, the picture changing
     where the scene's does."""
-    from pipeline.outputs import burn_deck_clip
+    from pipeline.outputs import DeckItem, deck_clips
+    from pipeline.segments import SegmentStore
     from scenes.held_frames import HeldFrameEncoder
 
     picture = tmp_path / "picture.mp4"
@@ -87,9 +88,10 @@ def test_a_60fps_scene_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Pa
     media.run_ffmpeg(["-i", str(picture), "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo",
                       "-t", "2", "-map", "0:v", "-map", "1:a", "-c:v", "copy",
                       "-c:a", "aac", str(clip)])  # as the scene clips are made
-    out = tmp_path / "deck.mp4"
-    burn_deck_clip(clip, enc.starts, [Cue(0.4, 1.6, ("注意力机制里的三个向量",))], "zh",
-                   tmp_path / "work", 60, out, 720)
+    store = SegmentStore(tmp_path / "segments")
+    cues = [Cue(0.4, 1.6, ("注意力机制里的三个向量",))]
+    (out,) = deck_clips(store, [DeckItem(clip, "picture-1", enc.starts, cues)], "zh",
+                        tmp_path / "work", 60, 720, jobs=1)
     with av.open(str(out)) as c:
         v = c.streams.video[0]
         assert (v.codec_context.width, v.codec_context.height) == (1280, 720)
@@ -103,3 +105,20 @@ def test_a_60fps_scene_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Pa
     drawn = [np.abs(f[600:] - f[600:].min()).max() > 60 for f in frames]  # in the band
     assert drawn[13:47] == [True] * 34  # 0.43 s - 1.57 s: the caption
     assert not any(drawn[:11]) and not any(drawn[49:])  # before 0.37 s and after 1.63 s
+
+    # The same picture and cues with other sound (its packets moved): the encoded picture
+    # is reused, the new sound muxed onto it.
+    other = tmp_path / "other.mp4"
+    media.run_ffmpeg(["-i", str(picture), "-f", "lavfi", "-i", "sine=f=440:r=48000",
+                      "-t", "2", "-map", "0:v", "-map", "1:a", "-c:v", "copy",
+                      "-c:a", "aac", "-ac", "2", str(other)])
+    (again,) = deck_clips(store, [DeckItem(other, "picture-1", enc.starts, cues)], "zh",
+                          tmp_path / "work", 60, 720, jobs=1)
+    assert (store.made["deck-picture"], store.reused["deck-picture"]) == (1, 1)
+    assert again != out
+    assert [s.codec for s in media.probe(again).streams] == \
+        [s.codec for s in media.probe(out).streams]
+    # Other cues: encoded again.
+    deck_clips(store, [DeckItem(other, "picture-1", enc.starts, [Cue(0.5, 1.6, ("换",))])],
+               "zh", tmp_path / "work", 60, 720, jobs=1)
+    assert store.made["deck-picture"] == 2
