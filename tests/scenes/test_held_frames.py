@@ -66,3 +66,20 @@ def test_a_held_last_frame_keeps_its_length(tmp_path):
     assert spans == [(1 / FPS, 31 / FPS)] == [(a / FPS, b / FPS) for a, b in enc.stills]
     with av.open(str(tmp_path / "tail.mp4")) as f:
         assert abs(f.duration / av.time_base - 31 / FPS) < 1e-3
+
+
+def test_same_pixels_finds_a_single_changed_byte_in_any_layout():
+    from scenes.held_frames import same_pixels
+
+    a = np.zeros((90, 160, 4), np.uint8)
+    b = a.copy()
+    assert same_pixels(a, b)
+    b[89, 159, 2] = 1  # the last 8-byte word
+    assert not same_pixels(a, b)
+    odd = np.zeros((3, 3, 4), np.uint8)  # 36 bytes: not whole words
+    other = odd.copy()
+    other[2, 2, 3] = 7
+    assert same_pixels(odd, odd.copy()) and not same_pixels(odd, other)
+    view = a[:, ::2]  # not contiguous
+    assert same_pixels(view, view.copy()) and not same_pixels(view, b[:, ::2] + 1)
+    assert not same_pixels(a, a[:, :80])
