@@ -310,9 +310,9 @@ def write_master(parts: LanguageParts, config: BuildConfig, sound: Path, meta: P
         video = parts.work / "video-only.mp4"
         media.concat_videos(segs, video)
         media.mux_master(video, sound,
-                            [media.SubtitleTrack(staged / "video.srt", lang, True),
-                             media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
-                            meta, staged / "video.mp4")
+                         [media.SubtitleTrack(staged / "video.srt", lang, True),
+                          media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],
+                         meta, staged / "video.mp4")
         media.check_format(staged / "video.mp4", width, height, parts.fps, total, "the master")
     progress.say(f"[{lang}] master in {t.seconds:.1f} s ({len(segs)} scene segment(s) joined)")
     return loudness.measure(staged / "video.mp4")
