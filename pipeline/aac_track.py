@@ -89,11 +89,9 @@ def encode_scenes(store: SegmentStore, pcm: np.ndarray, offsets: Sequence[int],
     for i, b in enumerate(bounds):
         lo = 0 if i == 0 else max(0, b - ROLL)
         hi = total if i + 1 == len(bounds) else min(total, bounds[i + 1] + ROLL)
-        # The clip needs the scene's own samples too, which may start before the grid
-        # point (a packet ahead of it, for the overlap) and end after the next one.
-        lo = min(lo, max(0, (offsets[i] // FRAME - 1) * FRAME))
-        end = offsets[i + 1] if i + 1 < len(offsets) else total
-        hi = max(hi, min(total, end + ROLL))
+        # This also covers the scene's clip: its first sample is at most half a packet
+        # before its grid point and its last at most half a packet after the next one,
+        # well inside the rolls.
         stretches.append((lo, hi))
 
     def one(stretch: tuple[int, int]) -> SceneEncode:
