@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,3 +60,48 @@ def sha256_file(path: Path) -> str:
 
 def file_digest(path: Path) -> str:
     return sha256_file(path)[:20]
+
+
+@dataclass(frozen=True)
+class FileContent:
+    """A file in a cache key, standing for its bytes: a key names what a file holds, never
+    where it lies (every scene picture is called ``picture.mp4``)."""
+
+    sha256: str
+
+    @classmethod
+    def of(cls, path: Path) -> FileContent:
+        """The content of ``path`` (hashed once a process while its size and mtime hold)."""
+        st = os.stat(path)
+        memo = (str(Path(path).resolve()), st.st_size, st.st_mtime_ns)
+        known = _CONTENT.get(memo)
+        if known is None:
+            known = _CONTENT[memo] = sha256_file(path)
+        return cls(known)
+
+
+_CONTENT: dict[tuple[str, int, int], str] = {}
+
+
+def file_names(value: object) -> list[str]:
+    """Where ``value`` (a key's parts) names a file instead of its content: every Path, and
+    every string that is the path of an existing file. A mapping's keys are not looked at:
+    ``{path: digest}`` (the code a stage ran) names files beside their content. Empty for a
+    sound key."""
+    found: list[str] = []
+    if isinstance(value, Path):
+        found.append(str(value))
+    elif isinstance(value, str):
+        if (os.sep in value or value.startswith(".")) and len(value) < 4096 \
+                and os.path.exists(value):
+            found.append(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            found += file_names(v)
+    elif isinstance(value, (list, tuple)):
+        for x in value:
+            found += file_names(x)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            found += file_names(getattr(value, f.name))
+    return found

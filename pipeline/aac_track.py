@@ -193,5 +193,5 @@ def _clip(store: SegmentStore, enc: SceneEncode, start: int, end: int, lang: str
                 raise MediaError(f"{enc.path.name}: does not cover scene {index}'s samples")
             _mux(mine, src.streams.audio[0], lang, out, start, end)
 
-    return store.get("clip-sound", [enc.path.stem, enc.lo, start, end, lang, CODE], make,
-                     ".m4a")
+    return store.get("clip-sound", [store.stored(enc.path), enc.lo, start, end, lang, CODE],
+                     make, ".m4a")

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from common.digests import FileContent
 from narration import subtitle_files
 from narration.types import Cue
 from pipeline import media
@@ -69,8 +70,8 @@ def write_clips(out_dir: Path, work: Path, sounds: Sequence[Path], fps: int,
                 store: SegmentStore | None = None) -> list[SceneClip]:
     """One clip per scene from its encoded ``pictures`` and its encoded ``sounds`` (one of
     each per scene, both copied); ``tracks`` are (lang, cues), the first being the clip's
-    own language. The posters are kept in ``store``, if given, under the picture and
-    time. Returns what was written."""
+    own language. The posters are kept in ``store``, if given, under the picture's content
+    and the time. Returns what was written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     made = []
     for k, (span, picture, sound) in enumerate(zip(scenes, pictures, sounds, strict=True), 1):
@@ -102,6 +103,6 @@ def _poster(store: SegmentStore | None, picture: Path, at: float, out: Path) -> 
     if store is None:
         media.frame_png(picture, at, out)
         return
-    kept = store.get("poster", [picture.stem, round(at, 6), versions()],
+    kept = store.get("poster", [FileContent.of(picture), round(at, 6), versions()],
                      lambda p: media.frame_png(picture, at, p), ".png")
     shutil.copyfile(kept, out)

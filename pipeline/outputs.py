@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common import atomic
-from common.digests import digest, sha256_file
+from common.digests import FileContent, digest
 from narration import pronunciation, style, subtitle_files
 from narration.bilingual import bilingual_cues
 from narration.numfmt import LANGS
@@ -231,7 +231,7 @@ def deck_clips(segments: SegmentStore, items: Sequence[DeckItem], lang: str, wor
                                   height)
 
         picture = segments.get("deck-picture", parts, make)
-        return segments.get("deck", [picture.stem, sha256_file(item.clip)],
+        return segments.get("deck", [segments.stored(picture), FileContent.of(item.clip)],
                             lambda out: media.replace_picture(item.clip, picture, out))
 
     try:

@@ -10,11 +10,15 @@ again; the video's sound track (the scenes' AAC packets, copied), subtitles and 
 which span the whole video, are muxed anew each time (that takes seconds).
 
 A file is written under a temporary name and renamed into place, then recorded with its
-size in ``<key>.json``: a segment without that record, or of another size, is never used.
+size and the parts of its key in ``<key>.json``: a segment without that record, or of
+another size, is never used. A key names the files it is made from by their content
+(``FileContent``, or another stored file's key): the store refuses a key holding a path,
+since a path says nothing of what the file holds (every scene picture is ``picture.mp4``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -23,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from common.atomic import atomic_path, atomic_write_text
-from common.digests import digest
+from common.digests import digest, file_names
 
 KEEP_DAYS = 30.0
 
@@ -38,7 +42,12 @@ class SegmentStore:
     def get(self, kind: str, parts: object, make: Callable[[Path], None],
             suffix: str = ".mp4") -> Path:
         """The cached file for ``parts`` (anything digestible), made by ``make(path)`` on a
-        miss; ``suffix`` names its format (ffmpeg picks the container by it)."""
+        miss; ``suffix`` names its format (ffmpeg picks the container by it). Raises
+        TypeError if ``parts`` names a file by its path rather than its content."""
+        named = file_names(parts)
+        if named:
+            raise TypeError(f"segment store key {kind!r} names a file by its path "
+                            f"({named[0]}): give its content (FileContent.of) instead")
         key = digest([kind, parts])
         path = self.root / kind / f"{key}{suffix}"
         meta = path.with_suffix(".json")
@@ -58,10 +67,20 @@ class SegmentStore:
                 out.replace(tmp)
             finally:
                 out.unlink(missing_ok=True)
-        atomic_write_text(meta, json.dumps({"size": path.stat().st_size}))
+        atomic_write_text(meta, json.dumps({"size": path.stat().st_size, "kind": kind,
+                                            "parts": parts}, default=_plain,
+                                           ensure_ascii=False))
         self.made[kind] += 1
         self.used.add(path)
         return path
+
+    def stored(self, path: Path) -> str:
+        """The key of ``path``, a file this store made: it stands for the file's content in
+        another key (it is the digest of what made it)."""
+        path = Path(path)
+        if path.parent.parent != self.root or not path.with_suffix(".json").is_file():
+            raise ValueError(f"{path} is not a file of the segment store at {self.root}")
+        return path.stem
 
     def prune(self, older_than_days: float = KEEP_DAYS) -> None:
         """Remove files unused by this run and untouched for ``older_than_days``."""
@@ -80,3 +99,12 @@ class SegmentStore:
             if f.suffix not in (".json", ".tmp") and not f.with_suffix(".json").exists() \
                     and now - f.stat().st_mtime > 3600:
                 f.unlink(missing_ok=True)  # its record never got written: never trusted
+
+
+def _plain(value: object) -> object:
+    """JSON for the parts of a key that json cannot write itself (for reading, not keys)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {type(value).__name__: dataclasses.asdict(value)}
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return repr(value)
