@@ -5,8 +5,10 @@ Everything it shows is embedded (no fetch and no <track> file, which browsers re
 file://; no network): the video per language with both subtitle tracks (cues added through
 the TextTrack API, drawn in the page's font), the chapters (a click seeks, plays and brings
 the player into view), the scene clips with their captions, the recap quiz with each answer
-revealed on click, and the lab: the fill-in-the-blank shares under a score-amplification
-slider and a "divide by √d" box, every value computed by qkv_math when the page is written.
+revealed on click, and the lab: the fill-in-the-blank scores and shares under a
+score-amplification slider (standing for longer vectors) and a "divide by √d" box (d the
+example's key length, on top of the amplification), every value computed by qkv_math when the
+page is written; the page only picks them.
 The language follows ``?lang=``, else the browser's, else Chinese; the lab's state is kept in
 the address. The page's text is drawn with the bundled Noto Sans CJK, cut down (fontTools) to
 the characters the page uses and embedded as WOFF2, so Chinese shows without a CJK font.
@@ -18,6 +20,7 @@ import base64
 import html
 import io
 import json
+import math
 import re
 import string
 from pathlib import Path
@@ -46,28 +49,43 @@ def _clip_cues(cues: list[list], start: float, end: float) -> list[list]:
 
 def lab_data(numbers_path: Path | str | None) -> dict:
     """The interactive lab's numbers, every one computed by qkv_math here (the page does no
-    attention maths): the fill-in-the-blank query and keys, their scores, and the four
-    shares at each step of the amplification slider, without and with the division."""
-    from narration import numfmt
-    from qkv_math import amplified, derive, load_numbers
+    attention maths, it only picks): the fill-in-the-blank query and keys, and at each step
+    of the amplification slider, without and with the division by √d (d the key length),
+    the scores softmax is given and its shares.
 
-    numbers = load_numbers(numbers_path)
-    fb, d = numbers.fill_blank, derive(numbers)
-    rows = amplified(d.fill_scores, LAB_FACTORS, d=fb.K.shape[1])
+    The slider multiplies every score by its factor, as longer vectors would (more terms
+    in each dot product); ticking the box also divides by √d of the example itself, on top
+    of the amplification. At ×1 with the box ticked this is ``derive().fill_weights_scaled``,
+    the shares the scaling scene shows."""
+    from narration import numfmt
+    from qkv_math import attention, load_numbers
+
+    fb = load_numbers(numbers_path).fill_blank
+    dim = int(fb.K.shape[1])
+    langs = list(fb.tokens)
     out: dict = {"query": [float(x) for x in fb.query], "keys": fb.K.tolist(),
-                 "factors": list(LAB_FACTORS), "tokens": {}, "query_shown": {}, "keys_shown": {},
-                 "scores_shown": {}, "raw": [], "scaled": []}
-    for lang in fb.tokens:
+                 "factors": list(LAB_FACTORS), "d": dim, "sqrt_d": math.sqrt(dim),
+                 "d_shown": {lang: numfmt.number(dim, lang).display for lang in langs},
+                 "sqrt_d_shown": {lang: numfmt.number(math.sqrt(dim), lang).display
+                                  for lang in langs},
+                 "tokens": {}, "query_shown": {}, "keys_shown": {}, "raw": [], "scaled": []}
+    for lang in langs:
         out["tokens"][lang] = list(fb.tokens[lang])
         out["query_shown"][lang] = numfmt.vector(fb.query, lang).display
         out["keys_shown"][lang] = [numfmt.vector(k, lang).display for k in fb.K]
-        out["scores_shown"][lang] = [[numfmt.number(float(f * x), lang, 1).display
-                                      for x in d.fill_scores] for f in LAB_FACTORS]
-    for key, attr in (("raw", "weights_raw"), ("scaled", "weights_scaled")):
-        out[key] = [{"shares": [float(w) for w in getattr(r, attr)],
-                     "shown": {lang: [numfmt.percent(float(w), lang).display
-                                      for w in getattr(r, attr)] for lang in fb.tokens}}
-                    for r in rows]
+    for key, scale in (("raw", False), ("scaled", True)):
+        for f in LAB_FACTORS:
+            # f·q against each key is f·(q·k): the amplified score; ``scaled`` is what
+            # softmax was given (÷ √d when scale is on), ``weights`` what it gave back
+            a = attention(f * fb.query, fb.K, fb.V, scale=scale)
+            scores = [float(x) for x in a.scaled]
+            decimals = 0 if all(x.is_integer() for x in scores) else 2
+            out[key].append({
+                "factor": f, "scores": scores, "shares": [float(w) for w in a.weights],
+                "scores_shown": {lang: [numfmt.number(x, lang, decimals).display
+                                        for x in scores] for lang in langs},
+                "shown": {lang: [numfmt.percent(float(w), lang).display for w in a.weights]
+                          for lang in langs}})
     return out
 
 
@@ -150,23 +168,39 @@ def page_data(out: Path, langs: list[str], numbers_path: Path | str | None = Non
     return data
 
 
-# Page text in each language (the scripts' text comes from the manifests).
+# Page text in each language (the scripts' text comes from the manifests). In the lab's
+# lines, {d} and {sqrt_d} are the example's key length and its square root, filled in from
+# lab_data when the page is written.
 WORDS = {
     "zh": {"chapters": "章节", "clips": "场景片段", "quiz": "小测验", "lab": "动手试一试",
            "overview": "两分钟精简版", "full": "完整版讲解",
-           "lang": "语言", "amp": "分数放大", "sqrt": "先除以 √d（示意里正好抵消放大）",
-           "word": "词", "key": "键 k", "score": "分数", "share": "注意力份额",
+           "lang": "语言", "amp": "分数放大",
+           "amp_what": "滑块模拟更长的向量：d 越大，点积相加的项越多，分数越大；"
+                       "√d 数的是这 d 项，不是数字的大小。",
+           "sqrt": "先除以 √d：这里 d = {d}，÷ √{d} = {sqrt_d}（在放大之后再除）",
+           "word": "词", "key": "键 k", "score": "送入 softmax 的分数", "share": "注意力份额",
            "query": "空格的 q", "try": "到实验台试一试",
-           "lab_note": "分数 = q 和 k 的点积 × 放大倍数。所有数字都由 qkv_math 事先算好。"},
+           "lab_note": "分数 = q 和 k 的点积 × 放大倍数（勾选时再 ÷ √{d}），正是 softmax "
+                       "拿到的数。所有数字都由 qkv_math 事先算好。"},
     "en": {"chapters": "Chapters", "clips": "Scene clips", "quiz": "Quiz", "lab": "Try it",
            "overview": "The two-minute overview", "full": "The full explainer",
            "lang": "Language", "amp": "Score amplification",
-           "sqrt": "Divide by √d first (here it exactly undoes the amplification)",
-           "word": "word", "key": "key k", "score": "score", "share": "share of attention",
-           "query": "the blank's q", "try": "Try it in the lab",
-           "lab_note": "score = q · k × amplification. Every number is computed "
-                       "beforehand by qkv_math."},
+           "amp_what": "The slider stands for longer vectors: larger d, more terms in each "
+                       "dot product, larger scores; √d counts the d terms, not their size.",
+           "sqrt": "Divide by √d first: here d = {d}, so ÷ √{d} = {sqrt_d} "
+                   "(on top of the amplification)",
+           "word": "word", "key": "key k", "score": "score given to softmax",
+           "share": "share of attention", "query": "the blank's q", "try": "Try it in the lab",
+           "lab_note": "score = q · k × amplification (÷ √{d} when ticked): the number "
+                       "softmax is given. Every number is computed beforehand by qkv_math."},
 }
+
+
+def page_words(lab: dict) -> dict[str, dict[str, str]]:
+    """WORDS with the lab's d and √d written in, as each language shows numbers."""
+    return {lang: {k: v.format(d=lab["d_shown"][lang], sqrt_d=lab["sqrt_d_shown"][lang])
+                   for k, v in w.items()} for lang, w in WORDS.items()}
+
 
 _TEMPLATE = string.Template("""<!doctype html>
 <html lang="$lang">
@@ -210,7 +244,7 @@ details p { color:#2ec4b6; } a { color:#7aa2f7; }
 #lab label { display:block; margin:6px 0; } #lab input[type=range] { width:100%; }
 #lab table { width:100%; border-collapse:collapse; font-size:.95em; }
 #lab td, #lab th { padding:3px 4px; text-align:left; white-space:nowrap; }
-#lab th { color:#8a90a0; font-weight:normal; }
+#lab th { color:#8a90a0; font-weight:normal; white-space:normal; vertical-align:bottom; }
 #lab .bar { background:#c39bd3; height:.9em; display:inline-block; vertical-align:middle; }
 #lab .k { color:#2ec4b6; } #lab .q { color:#f4c542; }
 #lab .note { color:#8a90a0; font-size:.85em; }
@@ -228,6 +262,7 @@ details p { color:#2ec4b6; } a { color:#7aa2f7; }
 <p><span id="lab-q-label" class="q"></span> <span id="lab-q" class="q"></span></p>
 <label><span id="lab-amp-label"></span> <output id="lab-amp-out"></output>
 <input id="lab-amp" type="range" min="0" step="1" value="0"></label>
+<p id="lab-amp-what" class="note"></p>
 <label><input id="lab-sqrt" type="checkbox"> <span id="lab-sqrt-label"></span></label>
 <table><thead><tr><th id="lab-h-word"></th><th id="lab-h-key"></th><th id="lab-h-score"></th>
 <th id="lab-h-share"></th></tr></thead><tbody id="lab-rows"></tbody></table>
@@ -275,7 +310,7 @@ function drawLab() {
     const tr = el("tr", {id: "lab-row-" + k});
     tr.appendChild(el("td", {}, tok));
     tr.appendChild(el("td", {class: "k"}, L.keys_shown[lang][k]));
-    tr.appendChild(el("td", {}, L.scores_shown[lang][i][k]));
+    tr.appendChild(el("td", {class: "score", id: "lab-score-" + k}, row.scores_shown[lang][k]));
     const td = el("td", {});
     const bar = el("span", {class: "bar"}); bar.style.width = (row.shares[k] * 7) + "em";
     td.appendChild(bar);
@@ -338,6 +373,7 @@ function show(l) {
   document.getElementById("lab-q").textContent = DATA.lab.query_shown[l];
   document.getElementById("lab-amp-label").textContent = w.amp;
   labAmp.setAttribute("aria-label", w.amp);
+  document.getElementById("lab-amp-what").textContent = w.amp_what;
   document.getElementById("lab-sqrt-label").textContent = w.sqrt;
   for (const k of ["word", "key", "score", "share"])
     document.getElementById("lab-h-" + k).textContent = w[k];
@@ -410,7 +446,7 @@ def write_page(out: Path, langs: list[str], numbers_path: Path | str | None = No
         return None
     first = data["videos"][data["langs"][0]]
     blob = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-    words = json.dumps(WORDS, ensure_ascii=False)
+    words = json.dumps(page_words(data["lab"]), ensure_ascii=False)
     shown = blob + words + "".join(LABELS.values())
     text = _TEMPLATE.substitute(lang=data["langs"][0], title=html.escape(first["title"]),
                                 data=blob, words=words,

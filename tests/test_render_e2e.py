@@ -575,52 +575,147 @@ def test_preview_page_layout_on_a_phone_and_a_desktop(rendered, tmp_path, width,
         driver.quit()
 
 
-def test_lab_shows_qkv_math_shares_for_every_setting(rendered, tmp_path):
-    """The lab's embedded numbers equal qkv_math's over the whole slider, with and without
-    the division; moving the slider and ticking the box in the browser shows them, and the
-    state is kept in the address."""
-    out, _, _ = rendered
+@pytest.fixture(scope="module")
+def lab_page(tmp_path_factory) -> Path:
+    """index.html written from a manifest per language, as render.py writes it after a
+    render, without rendering video: the lab needs only the numbers file (the shipped one)."""
+    from pipeline.page import write_page
+
+    out = tmp_path_factory.mktemp("page") / "out"
+    for lang in ("zh", "en"):
+        scene = {"id": "scaling", "title": f"scaling ({lang})", "start": 0.0, "end": 10.0,
+                 "beats": [{"id": "intro", "text": "√d"}]}
+        (out / lang).mkdir(parents=True)
+        (out / lang / "manifest.json").write_text(json.dumps(
+            {"title": f"QKV ({lang})", "scenes": [scene]}), "utf-8")
+    assert write_page(out, ["zh", "en"], None, out.parent / "cache") == out / "index.html"
+    return out
+
+
+def _lab_shown(driver) -> tuple[str, list[str], list[str]]:
+    """The lab as shown: the factor's text, the score column, the share column."""
+    from selenium.webdriver.common.by import By
+
+    def col(css: str) -> list[str]:
+        return [e.text.strip() for e in driver.find_elements(By.CSS_SELECTOR, css)]
+
+    return (driver.find_element(By.ID, "lab-amp-out").text.strip(), col("#lab td.score"),
+            col("#lab .share"))
+
+
+def _shown_number(text: str) -> float:
+    from narration.numfmt import MINUS
+
+    return float(text.replace(MINUS, "-").rstrip("%"))
+
+
+def test_lab_shows_qkv_math_shares_for_every_setting(lab_page, tmp_path):
+    """The lab's embedded numbers are qkv_math's over the whole slider, with and without
+    the division by √d; moving the slider and ticking the box in the browser shows them, and
+    the state is kept in the address."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     from narration import numfmt
-    from qkv_math import amplified, derive, load_numbers
+    from qkv_math import attention, load_numbers
 
-    numbers = load_numbers(out.parent / "numbers.toml")
-    d = derive(numbers)
-    lab = _page_json(out)["lab"]
-    rows = amplified(d.fill_scores, lab["factors"], d=numbers.fill_blank.K.shape[1])
-    assert lab["factors"][0] == 1 and len(lab["factors"]) == len(rows) > 5
-    for key, attr in (("raw", "weights_raw"), ("scaled", "weights_scaled")):
-        for got, row in zip(lab[key], rows, strict=True):
-            assert got["shares"] == pytest.approx(list(getattr(row, attr)), abs=1e-12)
+    fb = load_numbers().fill_blank
+    lab = _page_json(lab_page)["lab"]
+    assert lab["factors"][0] == 1 and len(lab["factors"]) > 5
+    for key, scale in (("raw", False), ("scaled", True)):
+        for got, f in zip(lab[key], lab["factors"], strict=True):
+            a = attention(f * fb.query, fb.K, fb.V, scale=scale)
+            assert got["shares"] == pytest.approx(list(a.weights), abs=1e-12)
             for lang in ("zh", "en"):
                 assert got["shown"][lang] == [numfmt.percent(float(w), lang).display
-                                              for w in getattr(row, attr)]
+                                              for w in a.weights]
     driver = _chromium(tmp_path, 1366, 900)
     try:
-        driver.get((out / "index.html").as_uri() + "?lang=en")
+        driver.get(lab_page.as_uri() + "/index.html?lang=en")
         slider = driver.find_element(By.ID, "lab-amp")
         box = driver.find_element(By.ID, "lab-sqrt")
-
-        def shown() -> list[str]:
-            return [e.text.strip() for e in driver.find_elements(By.CSS_SELECTOR, "#lab .share")]
-
-        assert shown() == lab["raw"][0]["shown"]["en"]
+        assert _lab_shown(driver)[2] == lab["raw"][0]["shown"]["en"]
         driver.execute_script("arguments[0].scrollIntoView()", slider)
         slider.click()
+        slider.send_keys(Keys.HOME)
         for _ in range(6):
             slider.send_keys(Keys.ARROW_RIGHT)
         i = int(slider.get_attribute("value"))
-        assert i >= 6
-        assert shown() == lab["raw"][i]["shown"]["en"]
-        assert shown() != lab["raw"][0]["shown"]["en"]  # the amplified scores peak
+        assert i == 6
+        assert _lab_shown(driver)[2] == lab["raw"][i]["shown"]["en"]
+        assert _lab_shown(driver)[2] != lab["raw"][0]["shown"]["en"]  # amplified scores peak
         box.click()
-        assert shown() == lab["scaled"][i]["shown"]["en"]
+        assert _lab_shown(driver)[2] == lab["scaled"][i]["shown"]["en"]
         assert f"amp={lab['factors'][i]:g}" in driver.current_url and "sqrt=1" in driver.current_url
         driver.get(driver.current_url)  # the shared address opens the same setting
-        assert shown() == lab["scaled"][i]["shown"]["en"]
+        assert _lab_shown(driver)[2] == lab["scaled"][i]["shown"]["en"]
         assert driver.find_element(By.ID, "lab-sqrt").is_selected()
+    finally:
+        driver.quit()
+
+
+def test_lab_agrees_with_the_scaling_scene_at_every_setting(lab_page, tmp_path):
+    """In the browser: at ×1 with "divide by √d" ticked the lab shows the scaling scene's
+    ÷√d shares (its facts, as the scene formats them); at every slider step, ticked and not,
+    the shown scores are q·k × factor (÷ √d of the key length when ticked) and softmax of
+    the shown scores gives the shown shares."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    from narration import numfmt
+    from narration.facts import build_facts
+    from pipeline.page import LAB_FACTORS
+    from qkv_math import derive, load_numbers, softmax
+
+    numbers = load_numbers()
+    fb, derived = numbers.fill_blank, derive(numbers)
+    facts = build_facts(numbers, derived)
+    n, d = len(fb.K), fb.K.shape[1]
+    scene = [float(facts[f"fb.weight_scaled.{i}"]) for i in range(n)]
+    driver = _chromium(tmp_path, 1366, 900)
+    try:
+        for lang in ("zh", "en"):
+            # the scaling scene's ÷√d shares, straight from a shared address
+            driver.get(lab_page.as_uri() + f"/index.html?lang={lang}&amp=1&sqrt=1")
+            factor, scores, shares = _lab_shown(driver)
+            assert shares == [numfmt.percent(w, lang).display for w in scene]
+            assert [_shown_number(s) for s in scores] == pytest.approx(
+                list(derived.fill_scores / math.sqrt(d)), abs=0.005 + 1e-9)
+            label = driver.find_element(By.ID, "lab-sqrt-label").text
+            assert f"√{numfmt.number(d, lang).display}" in label
+            assert numfmt.number(math.sqrt(d), lang).display in label
+            assert driver.find_element(By.ID, "lab-amp-what").text.strip()
+
+        driver.get(lab_page.as_uri() + "/index.html?lang=en")
+        slider = driver.find_element(By.ID, "lab-amp")
+        box = driver.find_element(By.ID, "lab-sqrt")
+        driver.execute_script("arguments[0].scrollIntoView()", slider)
+        slider.click()
+        slider.send_keys(Keys.HOME)
+        seen = set()
+        for i, f in enumerate(LAB_FACTORS):
+            assert int(slider.get_attribute("value")) == i
+            for ticked in (box.is_selected(), not box.is_selected()):
+                if box.is_selected() != ticked:
+                    box.click()
+                factor, scores, shares = _lab_shown(driver)
+                assert _shown_number(factor.replace("×", "")) == f
+                expected = derived.fill_scores * f / (math.sqrt(d) if ticked else 1.0)
+                given = np.array([_shown_number(s) for s in scores])
+                assert given == pytest.approx(list(expected), abs=0.005 + 1e-9), (f, ticked)
+                # the shares are softmax of what the score column shows
+                assert shares == [numfmt.percent(float(w), "en").display
+                                  for w in softmax(expected)], (f, ticked)
+                again = softmax(given)
+                for text, w in zip(shares, again, strict=True):
+                    if text.startswith("<"):
+                        assert w < _shown_number(text[1:]) / 100 + 0.005
+                    else:
+                        rounding = 0.0005 if "." in text else 0.005
+                        assert abs(_shown_number(text) / 100 - w) <= rounding + 0.01 * w
+                seen.add((f, ticked))
+            slider.send_keys(Keys.ARROW_RIGHT)
+        assert len(seen) == 2 * len(LAB_FACTORS)
     finally:
         driver.quit()
 
