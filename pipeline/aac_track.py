@@ -165,8 +165,11 @@ def join(store: SegmentStore, encodes: Sequence[SceneEncode], offsets: Sequence[
              for i, (enc, start, end) in enumerate(zip(encodes, offsets, ends, strict=True))]
     opened = [_packets(enc) for enc in encodes]
     try:
+        # The video's track starts at its first sample, without the encoder's priming
+        # packet: the master has no edit list to skip it (platforms ask for none). Only
+        # the first 1024 samples decode a little differently (no overlap from before).
         track = [p for i, (_src, packets) in enumerate(opened) for p in packets
-                 if bounds[i] <= p.pts < bounds[i + 1]]
+                 if max(0, bounds[i]) <= p.pts < bounds[i + 1]]
         if not opened:
             raise MediaError("no scene sound to join")
         out = work / "track.m4a"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import av
 import imageio_ffmpeg
 
+from common import mp4box
 from common.h264 import MediaError, gop_frames, x264_args  # noqa: F401 (re-exported)
 
 try:
@@ -73,10 +75,14 @@ def probe(path: Path) -> MediaInfo:
     return MediaInfo(duration, tuple(streams), chapters)
 
 
-def concat_videos(parts: list[Path], out: Path) -> None:
-    """Join scene videos of identical encoding without re-encoding."""
+def concat_videos(parts: Sequence[tuple[Path, float]], out: Path) -> None:
+    """Join scene videos of identical encoding without re-encoding; each part is (file, its
+    exact length in seconds). The lengths are given because ffmpeg's concat otherwise takes
+    a segment's from its edit list, in the movie's millisecond time scale: the frame before
+    each join came out up to half a millisecond short (251/15360 s at 60 fps)."""
     listing = out.with_suffix(".txt")
-    listing.write_text("".join(f"file '{p.resolve()}'\n" for p in parts), "utf-8")
+    listing.write_text("".join(f"file '{p.resolve()}'\nduration {seconds:.9f}\n"
+                               for p, seconds in parts), "utf-8")
     run_ffmpeg(["-f", "concat", "-safe", "0", "-i", str(listing), "-c", "copy", str(out)])
 
 
@@ -213,8 +219,11 @@ def mux_master(video: Path, sound: Path, tracks: list[SubtitleTrack], metadata: 
                   out: Path) -> None:
     """The platform master: ``video`` (H.264 High, yuv420p, BT.709, closed GOPs of at most
     half a second, 2 B-frames, CRF 18: the scenes' segments, joined) and ``sound`` (AAC-LC
-    48 kHz stereo), both copied, one mov_text track per language (the first default),
-    chapters from ``metadata``, fast start."""
+    48 kHz stereo, starting at its first sample: no priming packet), both copied, one
+    mov_text track per language (the first default), chapters from ``metadata`` (their
+    track tagged with the first language), fast start, and no edit lists, as platforms ask:
+    the picture's B-frame delay is carried by negative composition offsets instead, so
+    picture and sound both start at 0."""
     sub_inputs, sub_maps, sub_opts = _subtitle_args(tracks, first_input=2)
     meta_index = len(tracks) + 2
     run_ffmpeg([
@@ -226,8 +235,11 @@ def mux_master(video: Path, sound: Path, tracks: list[SubtitleTrack], metadata: 
         "-c:v", "copy", "-c:a", "copy", "-c:s", "mov_text", "-time_base:s", "1/1000",
         *sub_opts,
         "-metadata:s:a:0", f"language={LANG_TAGS[tracks[0].lang] if tracks else 'und'}",
-        "-movflags", "+faststart", str(out),
+        "-use_editlist", "0", "-movflags", "+faststart+negative_cts_offsets", str(out),
     ])
+    if tracks:
+        # ffmpeg leaves the chapter track's language unset (read as English).
+        mp4box.set_chapter_language(out, LANG_TAGS[tracks[0].lang])
 
 
 def replace_picture(source: Path, video: Path, out: Path) -> None:

@@ -265,13 +265,26 @@ def burn_deck_picture(clip: Path, starts: Sequence[int], cues: Sequence[Cue], la
         held.unlink(missing_ok=True)
 
 
+def container_chapters(master: Path, chapters: Sequence[tuple[float, float, str]]
+                       ) -> list[tuple[float, float, str]]:
+    """``chapters`` with the times the master's container holds (milliseconds), so the
+    description lists what a player shows."""
+    held = media.probe(master).chapters
+    if len(held) != len(chapters):
+        raise media.MediaError(f"{master.name} holds {len(held)} chapter(s), "
+                               f"expected {len(chapters)}")
+    starts = [t for t, _title in held]
+    ends = [*starts[1:], chapters[-1][1]] if chapters else []
+    return [(s, e, c[2]) for s, e, c in zip(starts, ends, chapters, strict=True)]
+
+
 def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
               at: float, cut: str = "full") -> None:
-    """description.txt (title, summary, chapter list) and thumbnail.png (the frame at
-    ``at`` seconds, see :func:`thumbnail_time`)."""
+    """description.txt (title, summary, chapter list at the master's own chapter times) and
+    thumbnail.png (the frame at ``at`` seconds, see :func:`thumbnail_time`)."""
     title = video_title(lang, cut=cut)
     kit.write_description(staged / "description.txt", title, video_summary(lang, cut=cut),
-                          chapters, lang)
+                          container_chapters(staged / "video.mp4", chapters), lang)
     frame = work / "thumb_frame.png"
     media.frame_png(staged / "video.mp4", at, frame)
     kit.thumbnail(frame, title, lang, staged / "thumbnail.png")
@@ -298,6 +311,12 @@ class LanguageParts:
         """Each scene's picture: its master segment."""
         return [job.entry.picture for job in self.jobs if job.entry]
 
+    @property
+    def timed_segments(self) -> list[tuple[Path, float]]:
+        """Each scene's segment and its exact length in seconds."""
+        return [(job.entry.picture, job.entry.video.frames / self.fps)
+                for job in self.jobs if job.entry]
+
 
 def write_master(parts: LanguageParts, config: BuildConfig, sound: Path, meta: Path,
                  total: float, progress: BuildProgress) -> loudness.Loudness:
@@ -308,7 +327,7 @@ def write_master(parts: LanguageParts, config: BuildConfig, sound: Path, meta: P
     width, height, _fps = QUALITIES[config.quality]
     with Timer(progress, "master") as t:
         video = parts.work / "video-only.mp4"
-        media.concat_videos(segs, video)
+        media.concat_videos(parts.timed_segments, video)
         media.mux_master(video, sound,
                          [media.SubtitleTrack(staged / "video.srt", lang, True),
                           media.SubtitleTrack(staged / f"video.{other}.srt", other, False)],

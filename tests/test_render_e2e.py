@@ -304,6 +304,16 @@ def test_master_is_what_platforms_take(rendered, lang):
                           text=True)
     assert "chapter track not found" not in read.stderr
     assert read.stderr.count("Chapter #") == len(manifest["scenes"])
+    # Constant frame rate, joins included; no edit lists; chapters in the video's language.
+    from common import mp4box
+
+    with av.open(str(path)) as c:
+        v = c.streams.video[0]
+        pts = sorted(pk.pts for pk in c.demux(v) if pk.pts is not None)
+        tick = round(1 / (float(v.average_rate) * v.time_base))
+    assert {b - a_ for a_, b in itertools.pairwise(pts)} == {tick}
+    assert b"elst" not in mp4box.box_kinds(path)
+    assert mp4box.chapter_language(path) == {"zh": "chi", "en": "eng"}[lang]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -337,8 +347,46 @@ def test_publishing_kit(rendered, lang):
     text = (out / lang / "description.txt").read_text("utf-8")
     assert text.splitlines()[0] == manifest["title"]
     assert f"00:00 {manifest['scenes'][0]['title']}" in text
+    # each chapter at the container's time, cut to the second as platforms read it
+    from pipeline.kit import stamp
+
+    held = probe(out / lang / "video.mp4").chapters
+    listed = text.split("\n\n")[-1].strip().splitlines()[1:]
+    assert listed == [f"{stamp(t)} {title}" for t, title in held]
     thumb = out / lang / "thumbnail.png"
     assert Image.open(thumb).size == (1280, 720) and thumb.stat().st_size < 2_000_000
+
+
+def test_store_keys_name_files_by_content(rendered):
+    """Every stored segment's key names the files it was made from by their content: no
+    path, and no file name (a scene picture is always picture.mp4) that is not itself the
+    key of a stored file."""
+    out, _, _ = rendered
+    cache = out.parent / "cache"
+    metas = list((cache / "segments").glob("*/*.json"))
+    assert metas
+    stored = {m.stem for m in metas}
+    names = {f.name for f in out.parent.rglob("*") if f.is_file()} | \
+        {f.stem for f in out.parent.rglob("*") if f.is_file()}
+    kinds = set()
+    for meta in metas:
+        record = json.loads(meta.read_text("utf-8"))
+        kinds.add(record["kind"])
+
+        def strings(x):
+            if isinstance(x, str):
+                yield x
+            elif isinstance(x, list):
+                for y in x:
+                    yield from strings(y)
+            elif isinstance(x, dict):
+                for y in x.values():
+                    yield from strings(y)
+
+        for s in strings(record["parts"]):
+            assert "/" not in s or not Path(s).exists(), (meta, s)
+            assert s not in names or s in stored, (meta.parent.name, s)
+    assert {"poster", "voice", "aac", "clip-sound", "deck-picture", "deck"} <= kinds
 
 
 def _slices(packet: bytes) -> bytes:
