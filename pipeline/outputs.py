@@ -75,7 +75,8 @@ def language_key(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Scen
         "texts": [b.text.display for s in inputs.scripts[lang] for b in s.beats],
         "other": [b.text.display for s in inputs.scripts[other] for b in s.beats],
         "titles": [s.title for s in inputs.scripts[lang]],
-        "numbers": str(inputs.numbers_path),
+        # the path is written into the manifest; what the file holds is its content
+        "numbers": [str(inputs.numbers_path), FileContent.of(Path(inputs.numbers_path))],
         "code": pipeline_code(), "versions": versions(),
     })
 

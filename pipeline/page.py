@@ -26,7 +26,7 @@ import string
 from pathlib import Path
 
 from common.atomic import atomic_write_text
-from common.digests import digest
+from common.digests import FileContent, digest
 from narration import style
 
 LABELS = {"zh": "中文", "en": "English"}
@@ -408,8 +408,7 @@ def font_face(text: str, cache: Path | None = None) -> str:
 
     chars = "".join(sorted(set(text) | set(" 0123456789:.")))
     font_file = style.FONT_FILE
-    key = digest([chars, font_file.name, font_file.stat().st_size, style.FONT_INDEX_SC,
-                  fontTools.version])
+    key = digest([chars, FileContent.of(font_file), style.FONT_INDEX_SC, fontTools.version])
     cached = cache / "fonts" / f"{key}.css" if cache is not None else None
     if cached is not None and cached.is_file():
         return cached.read_text("utf-8")
