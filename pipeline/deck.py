@@ -1,11 +1,15 @@
 """slides.pptx: a deck a teacher can present, drawn from the same numbers as the video.
 
 16:9, on the video's dark theme. A cover; one slide per scene with its clip (the video frame
-already carries the scene's title, so the slide has none), its speaker notes one paragraph
-per beat with the beat's start time in the clip; and static slides after the scenes they
-sum up: the formula and its four steps, the fill-in-the-blank scores and shares, the worked
-example's table (real PowerPoint tables, not pictures) and each quiz question with its
-answer on the next slide. python-pptx writes it.
+already carries the scene's title, so the slide's title placeholder sits just above the
+visible area, where the outline, navigation and screen readers still find it), its poster
+the scene's fullest frame and its speaker notes one paragraph per beat with the beat's start
+time in the clip; and static slides after the scenes they sum up: the formula and its four
+steps, the fill-in-the-blank scores and shares, the worked example's table (real PowerPoint
+tables, not pictures) and each quiz question with its answer on the next slide, laid out as
+the video's quiz card. Every slide has a title placeholder, every movie and table alt text,
+every shape a name saying what it is. The text is set in fonts a Windows or macOS PowerPoint
+and LibreOffice have or substitute (:data:`LATIN_FONT`, :data:`EA_FONT`). python-pptx writes it.
 """
 
 from __future__ import annotations
@@ -15,14 +19,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from common.atomic import atomic_path
-from narration import numfmt, style
+from narration import numfmt
 from narration.scripts import SceneScript
 from qkv_math import Derived, Numbers
 
 SLIDE_W, SLIDE_H = 12192000, 6858000  # EMU: 13.333 x 7.5 inches, 16:9
 BG, FG, MUTED, ACCENT = "10131A", "E8E8EE", "8A90A0", "7AA2F7"
 Q_COLOR, K_COLOR, V_COLOR, SHARE, GOOD = "F4C542", "2EC4B6", "EF6F6C", "C39BD3", "8BD17C"
-FONT = style.FONT  # the bundled Noto Sans CJK: the video's font
+# Fonts by script (a:latin, a:ea). Arial is on Windows and macOS, and LibreOffice shows it
+# as the metric-compatible Liberation Sans; Microsoft YaHei is Windows' Chinese UI font. Its
+# panose and GB2312 charset tell an application without it to substitute a Chinese sans
+# (LibreOffice on Linux: Noto Sans CJK SC, measured in tests/test_deck_pdf.py).
+LATIN_FONT = ("Arial", "020B0604020202020204", "34", "0")  # typeface, panose, pitch, charset
+EA_FONT = ("Microsoft YaHei", "020B0503020204020204", "34", "-122")
+RUN_LANG = {"zh": ("zh-CN", "en-US"), "en": ("en-US", "zh-CN")}  # lang, altLang
 FORMULA = "Attention(Q, K, V) = softmax(QKᵀ / √d) · V"
 
 # Table headings and labels the scripts do not carry, per language.
@@ -43,8 +53,9 @@ class Beat:
 @dataclass(frozen=True)
 class MovieSlide:
     video: Path
-    poster: Path
+    poster: Path  # the scene's fullest frame (its last beat's end)
     beats: tuple[Beat, ...]
+    title: str = ""  # the scene's title: the slide's (off-screen) title and its alt text
 
 
 @dataclass(frozen=True)
@@ -53,6 +64,10 @@ class TextSlide:
     lines: tuple[tuple[str, str], ...]  # (text, colour)
     notes: str
     big: str = ""  # a line set large under the title (the formula)
+    kind: str = "text"  # "question" or "answer": laid out as the video's quiz card
+    question: str = ""  # on an answer slide, the question above the answer panel
+    label: str = ""  # on an answer slide, the panel's label ("Answer")
+    prompt: str = ""  # on a question slide, the prompt to pause and think
 
 
 @dataclass(frozen=True)
@@ -74,6 +89,7 @@ class Deck:
     subtitle: str
     notes: str
     slides: tuple[Slide, ...] = field(default_factory=tuple)
+    lang: str = "zh"  # the language of its text (the runs' lang, for font fall-back)
 
 
 def _clock(t: float) -> str:
@@ -120,31 +136,68 @@ def static_slides(script: SceneScript, lang: str, numbers: Numbers, derived: Der
         out: list[Slide] = []
         for k, (label, q) in enumerate(zip(script.items("qlabel"), script.items("q"),
                                            strict=True), 1):
-            out.append(TextSlide(label, ((q, Q_COLOR),),
-                                 f"{beats.get(f'q{k}', q)} {beats.get(f'think{k}', '')}".strip()))
-            answer = tuple((line, GOOD) for line in script.items(f"a{k}"))
+            out.append(TextSlide(label, ((q, FG),),
+                                 f"{beats.get(f'q{k}', q)} {beats.get(f'think{k}', '')}".strip(),
+                                 kind="question", prompt=script.s("pause")))
+            answer = tuple((line, FG) for line in script.items(f"a{k}"))
             out.append(TextSlide(f"{label} · {script.s('answer')}", answer,
-                                 beats.get(f"a{k}", "")))
+                                 beats.get(f"a{k}", ""), kind="answer", question=q,
+                                 label=script.s("answer")))
         return out
     return []
 
 
-def _font(run, size: int, color: str, bold: bool = False) -> None:
-    """The run in the video's font, for Latin and for Chinese (PowerPoint picks the
-    East Asian typeface for CJK characters), at ``size`` points."""
+def _font(run, size: int, color: str, bold: bool = False, lang: str = "zh") -> None:
+    """The run at ``size`` points in :data:`LATIN_FONT` for Latin text and :data:`EA_FONT`
+    for Chinese (PowerPoint and LibreOffice pick the a:ea typeface for CJK characters), its
+    language set so that a substitute is chosen for Chinese."""
     from pptx.dml.color import RGBColor
     from pptx.oxml.ns import qn
     from pptx.util import Pt
 
-    run.font.size, run.font.bold, run.font.name = Pt(size), bold, FONT
+    run.font.size, run.font.bold = Pt(size), bold
     run.font.color.rgb = RGBColor.from_string(color)
     rpr = run._r.get_or_add_rPr()
-    ea = rpr.find(qn("a:ea"))
-    if ea is None:
-        ea = rpr.makeelement(qn("a:ea"), {})
-        latin = rpr.find(qn("a:latin"))
-        (latin.addnext if latin is not None else rpr.append)(ea)
-    ea.set("typeface", FONT)
+    rpr.set("lang", RUN_LANG[lang][0])
+    rpr.set("altLang", RUN_LANG[lang][1])
+    for old in rpr.findall(qn("a:latin")) + rpr.findall(qn("a:ea")):
+        rpr.remove(old)
+    # a:latin and a:ea come after the fill in CT_TextCharacterProperties
+    after = rpr.find(qn("a:solidFill"))
+    for tag, (face, panose, pitch, charset) in (("a:latin", LATIN_FONT), ("a:ea", EA_FONT)):
+        el = rpr.makeelement(qn(tag), {"typeface": face, "panose": panose,
+                                       "pitchFamily": pitch, "charset": charset})
+        after.addnext(el)
+        after = el
+
+
+def _theme_fonts(prs) -> None:
+    """The theme's heading and body fonts (used by notes and anything not set per run):
+    :data:`LATIN_FONT` and :data:`EA_FONT`, also for the simplified-Chinese script."""
+    from lxml import etree
+    from pptx.opc.constants import RELATIONSHIP_TYPE as RT
+    from pptx.oxml.ns import qn
+
+    for master in (prs.slide_master, prs.notes_master):
+        theme = master.part.part_related_by(RT.THEME)
+        root = etree.fromstring(theme.blob)
+        for scheme in root.iter(qn("a:majorFont"), qn("a:minorFont")):
+            scheme.find(qn("a:latin")).set("typeface", LATIN_FONT[0])
+            scheme.find(qn("a:ea")).set("typeface", EA_FONT[0])
+            for f in scheme.findall(qn("a:font")):
+                if f.get("script") == "Hans":
+                    f.set("typeface", EA_FONT[0])
+        theme._blob = etree.tostring(root, xml_declaration=True, encoding="UTF-8",
+                                     standalone=True)
+
+
+def _describe(shape, name: str, alt: str = "") -> None:
+    """Name ``shape`` for what it is and give it ``alt`` text (the selection pane and the
+    accessibility checker read both)."""
+    c_nv_pr = shape._element._nvXxPr.cNvPr
+    c_nv_pr.set("name", name)
+    if alt:
+        c_nv_pr.set("descr", alt)
 
 
 def _background(slide) -> None:
@@ -155,19 +208,42 @@ def _background(slide) -> None:
     fill.fore_color.rgb = RGBColor.from_string(BG)
 
 
-def _text(slide, text: str, left: int, top: int, width: int, height: int, size: int,
-          color: str, bold: bool = False, align: str = "center") -> None:
-    from pptx.enum.text import PP_ALIGN
+def _fill(frame, text: str, size: int, color: str, bold: bool = False,
+          align: str = "center", lang: str = "zh",
+          colors: Sequence[str] | None = None) -> None:
+    """``text``'s lines as paragraphs of ``frame`` (each line its colour in ``colors``)."""
+    from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
 
-    box = slide.shapes.add_textbox(left, top, width, height)
-    frame = box.text_frame
     frame.word_wrap = True
+    frame.vertical_anchor = MSO_ANCHOR.TOP
+    frame.clear()
     for k, line in enumerate(text.split("\n")):
         p = frame.paragraphs[0] if k == 0 else frame.add_paragraph()
         p.alignment = PP_ALIGN.CENTER if align == "center" else PP_ALIGN.LEFT
         run = p.add_run()
         run.text = line
-        _font(run, size, color, bold)
+        _font(run, size, colors[k] if colors else color, bold, lang)
+
+
+def _text(slide, name: str, text: str, left: int, top: int, width: int, height: int,
+          size: int, color: str, bold: bool = False, align: str = "center",
+          lang: str = "zh", colors: Sequence[str] | None = None):
+    box = slide.shapes.add_textbox(left, top, width, height)
+    _describe(box, name)
+    _fill(box.text_frame, text, size, color, bold, align, lang, colors)
+    return box
+
+
+def _title(slide, text: str, left: int, top: int, width: int, height: int, size: int,
+           color: str, bold: bool = False, align: str = "center", lang: str = "zh") -> None:
+    """The slide's title placeholder, holding ``text``, placed and styled here."""
+    from pptx.enum.text import MSO_ANCHOR
+
+    shape = slide.shapes.title
+    shape.left, shape.top, shape.width, shape.height = left, top, width, height
+    _describe(shape, "Title")
+    _fill(shape.text_frame, text, size, color, bold, align, lang)
+    shape.text_frame.vertical_anchor = MSO_ANCHOR.MIDDLE
 
 
 def _notes(slide, paragraphs: Sequence[str]) -> None:
@@ -177,54 +253,138 @@ def _notes(slide, paragraphs: Sequence[str]) -> None:
         frame.add_paragraph().text = p
 
 
+def _sentence(text: str) -> str:
+    """The first sentence of ``text`` (up to its first full stop, in either language)."""
+    for k, ch in enumerate(text):
+        if ch in "。！？" or (ch in ".!?" and (k + 1 == len(text) or text[k + 1] == " ")):
+            return text[:k + 1]
+    return text
+
+
+def movie_alt(s: MovieSlide) -> str:
+    """A movie's alt text: the scene's title and the first sentence of its narration."""
+    first = _sentence(s.beats[0].text) if s.beats else ""
+    return f"{s.title}: {first}" if first else s.title
+
+
+def table_alt(s: TableSlide) -> str:
+    """A table's alt text: the slide's title, its columns and its caption."""
+    alt = f"{s.title}: {', '.join(s.header)}"
+    return f"{alt}; {s.caption}" if s.caption else alt
+
+
+def _quiz(slide, s: TextSlide, lang: str) -> None:
+    """A question or answer slide laid out as the video's quiz card: the question's label
+    at the top left, the question centred under it, and (answer) a panel outlined in green
+    with "Answer" on its top edge holding the answer's lines, left-aligned."""
+    from pptx.dml.color import RGBColor
+    from pptx.enum.shapes import MSO_SHAPE
+    from pptx.util import Pt
+
+    margin = int(SLIDE_W * 0.06)
+    _title(slide, s.title, margin, int(SLIDE_H * 0.06), SLIDE_W - 2 * margin,
+           int(SLIDE_H * 0.1), 26, ACCENT, bold=True, align="left", lang=lang)
+    question = s.question if s.kind == "answer" else s.lines[0][0]
+    q_top = int(SLIDE_H * (0.2 if s.kind == "answer" else 0.3))
+    _text(slide, "Question", question, margin, q_top, SLIDE_W - 2 * margin,
+          int(SLIDE_H * 0.16), 30 if s.kind == "answer" else 36, FG, lang=lang)
+    if s.kind == "question":
+        if s.prompt:
+            _text(slide, "Prompt", s.prompt, margin, int(SLIDE_H * 0.62),
+                  SLIDE_W - 2 * margin, int(SLIDE_H * 0.1), 24, ACCENT, lang=lang)
+        return
+    # the panel fits its lines (26 pt, 10 pt apart) with room above and below, as the video's
+    top, width = int(SLIDE_H * 0.42), int(SLIDE_W * 0.72)
+    height = min(int(SLIDE_H * 0.52), int(SLIDE_H * (0.1 + 0.075 * len(s.lines))))
+    panel = slide.shapes.add_shape(MSO_SHAPE.ROUNDED_RECTANGLE, (SLIDE_W - width) // 2, top,
+                                   width, height)
+    panel.adjustments[0] = 0.06
+    panel.fill.solid()
+    panel.fill.fore_color.rgb = RGBColor.from_string("1C2230")
+    panel.line.color.rgb = RGBColor.from_string(GOOD)
+    panel.line.width = Pt(2.5)
+    panel.shadow.inherit = False
+    _describe(panel, "Answer")
+    frame = panel.text_frame
+    frame.margin_left = frame.margin_right = int(SLIDE_W * 0.03)
+    frame.margin_top = int(SLIDE_H * 0.05)
+    _fill(frame, "\n".join(t for t, _c in s.lines), 26, FG, align="left", lang=lang,
+          colors=[c for _t, c in s.lines])
+    for p in frame.paragraphs:
+        p.space_after = Pt(10)
+    label = _text(slide, "Answer label", s.label, (SLIDE_W - width) // 2 + int(SLIDE_W * 0.02),
+                  top - int(SLIDE_H * 0.03), int(SLIDE_W * 0.12), int(SLIDE_H * 0.06), 20,
+                  GOOD, bold=True, lang=lang)
+    label.fill.solid()
+    label.fill.fore_color.rgb = RGBColor.from_string(BG)
+    label.text_frame.margin_top = label.text_frame.margin_bottom = 0
+
+
 def write_deck(deck: Deck, out: Path) -> None:
     """Write ``deck`` to ``out`` (atomically)."""
     from pptx import Presentation
     from pptx.dml.color import RGBColor
     from pptx.util import Emu
 
+    lang = deck.lang
     prs = Presentation()
     prs.slide_width, prs.slide_height = Emu(SLIDE_W), Emu(SLIDE_H)
-    blank = prs.slide_layouts[6]
+    _theme_fonts(prs)
+    title_layout, title_only = prs.slide_layouts[0], prs.slide_layouts[5]
     margin = int(SLIDE_W * 0.04)
-    cover = prs.slides.add_slide(blank)
+    cover = prs.slides.add_slide(title_layout)
     _background(cover)
     # a long title (about 26 Chinese characters) at 40 pt would leave its last one alone
     title_size = 40 if len(deck.title) <= 20 else 32
-    _text(cover, deck.title, margin, int(SLIDE_H * 0.32), SLIDE_W - 2 * margin,
-          int(SLIDE_H * 0.2), title_size, FG, bold=True)
-    _text(cover, deck.subtitle, margin, int(SLIDE_H * 0.55), SLIDE_W - 2 * margin,
-          int(SLIDE_H * 0.12), 26, ACCENT)
+    _title(cover, deck.title, margin, int(SLIDE_H * 0.32), SLIDE_W - 2 * margin,
+           int(SLIDE_H * 0.2), title_size, FG, bold=True, lang=lang)
+    sub = cover.placeholders[1]
+    sub.left, sub.top = margin, int(SLIDE_H * 0.55)
+    sub.width, sub.height = SLIDE_W - 2 * margin, int(SLIDE_H * 0.12)
+    _describe(sub, "Subtitle")
+    _fill(sub.text_frame, deck.subtitle, 26, ACCENT, lang=lang)
     _notes(cover, [deck.notes])
     for s in deck.slides:
-        slide = prs.slides.add_slide(blank)
+        slide = prs.slides.add_slide(title_only)
         _background(slide)
         if isinstance(s, MovieSlide):
+            # the title sits just above the visible area: the clip's frame carries it
+            _title(slide, s.title, margin, -int(SLIDE_H * 0.14), SLIDE_W - 2 * margin,
+                   int(SLIDE_H * 0.12), 32, MUTED, lang=lang)
             movie_w = SLIDE_W - 2 * int(SLIDE_W * 0.02)
             movie_h = movie_w * 9 // 16
-            slide.shapes.add_movie(str(s.video), (SLIDE_W - movie_w) // 2,
-                                   (SLIDE_H - movie_h) // 2, movie_w, movie_h,
-                                   poster_frame_image=str(s.poster), mime_type="video/mp4")
+            movie = slide.shapes.add_movie(str(s.video), (SLIDE_W - movie_w) // 2,
+                                           (SLIDE_H - movie_h) // 2, movie_w, movie_h,
+                                           poster_frame_image=str(s.poster),
+                                           mime_type="video/mp4")
+            _describe(movie, f"Movie: {s.title}", movie_alt(s))
             _notes(slide, [f"[{_clock(b.start)}] {b.text}" for b in s.beats])
             continue
-        _text(slide, s.title, margin, int(SLIDE_H * 0.05), SLIDE_W - 2 * margin,
-              int(SLIDE_H * 0.12), 32, MUTED)
+        if isinstance(s, TextSlide) and s.kind in ("question", "answer"):
+            _quiz(slide, s, lang)
+            _notes(slide, [s.notes])
+            continue
+        _title(slide, s.title, margin, int(SLIDE_H * 0.05), SLIDE_W - 2 * margin,
+               int(SLIDE_H * 0.12), 32, MUTED, lang=lang)
         if isinstance(s, TextSlide):
             top = int(SLIDE_H * 0.22)
             if s.big:
-                _text(slide, s.big, margin, top, SLIDE_W - 2 * margin, int(SLIDE_H * 0.14),
-                      34, FG, bold=True)
+                _text(slide, "Formula", s.big, margin, top, SLIDE_W - 2 * margin,
+                      int(SLIDE_H * 0.14), 34, FG, bold=True, lang=lang)
                 top += int(SLIDE_H * 0.2)
             body = "\n".join(t for t, _c in s.lines)
-            color = s.lines[0][1] if s.lines else FG
-            _text(slide, body, margin * 2, top, SLIDE_W - 4 * margin, SLIDE_H - top - margin,
-                  28, color, align="left" if s.big or len(s.lines) > 1 else "center")
+            _text(slide, "Steps" if s.big else "Text", body, margin * 2, top,
+                  SLIDE_W - 4 * margin, SLIDE_H - top - margin, 28, FG,
+                  align="left" if s.big or len(s.lines) > 1 else "center", lang=lang,
+                  colors=[c for _t, c in s.lines])
         else:
             n_rows, n_cols = len(s.rows) + 1, len(s.header)
             width = SLIDE_W - 2 * margin
             row_h = int(SLIDE_H * 0.09)
-            table = slide.shapes.add_table(n_rows, n_cols, margin, int(SLIDE_H * 0.22),
-                                           width, row_h * n_rows).table
+            frame = slide.shapes.add_table(n_rows, n_cols, margin, int(SLIDE_H * 0.22),
+                                           width, row_h * n_rows)
+            _describe(frame, f"Table: {s.title}", table_alt(s))
+            table = frame.table
             for r, values in enumerate((s.header, *s.rows)):
                 for c, value in enumerate(values):
                     cell = table.cell(r, c)
@@ -232,10 +392,10 @@ def write_deck(deck: Deck, out: Path) -> None:
                     cell.fill.fore_color.rgb = RGBColor.from_string("1C2230" if r else "2A3142")
                     cell.text = value
                     _font(cell.text_frame.paragraphs[0].runs[0], 22 if r else 18,
-                          s.colors[c] if r else MUTED)
+                          s.colors[c] if r else MUTED, lang=lang)
             if s.caption:
-                _text(slide, s.caption, margin, int(SLIDE_H * 0.24) + row_h * n_rows,
-                      width, int(SLIDE_H * 0.1), 24, GOOD)
+                _text(slide, "Caption", s.caption, margin, int(SLIDE_H * 0.24) + row_h * n_rows,
+                      width, int(SLIDE_H * 0.1), 24, GOOD, lang=lang)
         _notes(slide, [s.notes])
     with atomic_path(out) as tmp:
         _save(prs, tmp)

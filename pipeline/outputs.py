@@ -379,12 +379,12 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
         by_id = {sc.scene_id: sc for sc in parts.scripts}
         for sc, c, clip, video in zip(parts.scripts, parts.chapters, made, videos,
                                       strict=True):
-            slides.append(deck.MovieSlide(video, clip.poster_first, tuple(
+            slides.append(deck.MovieSlide(video, clip.poster_last, tuple(
                 deck.Beat(p.start - c[0], p.text.display)
-                for p in parts.placed if p.scene_id == sc.scene_id)))
+                for p in parts.placed if p.scene_id == sc.scene_id), sc.title))
             slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived, by_id)
         deck.write_deck(deck.Deck(parts.title, deck.FORMULA,
-                                  video_summary(lang, cut=parts.cut), tuple(slides)),
+                                  video_summary(lang, cut=parts.cut), tuple(slides), lang),
                         staged / "slides.pptx")
     size = (staged / "slides.pptx").stat().st_size / 1e6
     progress.say(f"[{lang}] {len(made)} scene clips and slides.pptx ({len(slides) + 1} "

@@ -10,8 +10,14 @@ score-amplification slider (standing for longer vectors) and a "divide by √d" 
 example's key length, on top of the amplification), every value computed by qkv_math when the
 page is written; the page only picks them.
 The language follows ``?lang=``, else the browser's, else Chinese; the lab's state is kept in
-the address. The page's text is drawn with the bundled Noto Sans CJK, cut down (fontTools) to
-the characters the page uses and embedded as WOFF2, so Chinese shows without a CJK font.
+the address. The page is written to pass the W3C Nu checker and axe-core: its content in
+header, main and nav landmarks, every section under a heading written into the page (in the
+first language; a switch rewrites them), one form control per label. The subtitles are drawn
+inside the video's subtitle band (each cue's line and size set, so they never cover a
+scene's content), the chapter playing is marked (aria-current), and on a narrow screen the
+scene clips fold behind one control. The page's text is drawn with the bundled Noto Sans
+CJK, cut down (fontTools) to the characters the page uses and embedded as WOFF2, so Chinese
+shows without a CJK font.
 """
 
 from __future__ import annotations
@@ -148,8 +154,9 @@ def page_data(out: Path, langs: list[str], numbers_path: Path | str | None = Non
                 continue
             sc = scenes.get(c.stem.split("_", 1)[1])
             clip_list.append({
-                "src": f"{lang}/clips/{c.name}", "poster": f"{lang}/clips/{c.stem}.first.png",
-                "title": sc["title"] if sc else c.stem,
+                # the poster: the scene's fullest frame (its last beat's end)
+                "src": f"{lang}/clips/{c.name}", "poster": f"{lang}/clips/{c.stem}.last.png",
+                "title": sc["title"] if sc else c.stem.split("_", 1)[0],
                 "tracks": [{"lang": t["lang"], "label": t["label"],
                             "cues": _clip_cues(t["cues"], sc["start"], sc["end"])}
                            for t in tracks] if sc else []})
@@ -181,7 +188,8 @@ WORDS = {
            "word": "词", "key": "键 k", "score": "送入 softmax 的分数", "share": "注意力份额",
            "query": "空格的 q", "try": "到实验台试一试",
            "lab_note": "分数 = q 和 k 的点积 × 放大倍数（勾选时再 ÷ √{d}），正是 softmax "
-                       "拿到的数。所有数字都由 qkv_math 事先算好。"},
+                       "拿到的数。所有数字都在生成本页时事先算好。",
+           "video": "视频", "clips_show": "全部 {n} 个场景片段", "site": "讲解视频预览"},
     "en": {"chapters": "Chapters", "clips": "Scene clips", "quiz": "Quiz", "lab": "Try it",
            "overview": "The two-minute overview", "full": "The full explainer",
            "lang": "Language", "amp": "Score amplification",
@@ -192,13 +200,16 @@ WORDS = {
            "word": "word", "key": "key k", "score": "score given to softmax",
            "share": "share of attention", "query": "the blank's q", "try": "Try it in the lab",
            "lab_note": "score = q · k × amplification (÷ √{d} when ticked): the number "
-                       "softmax is given. Every number is computed beforehand by qkv_math."},
+                       "softmax is given. Every number was computed when this page was written.",
+           "video": "Video", "clips_show": "All {n} scene clips",
+           "site": "Explainer preview"},
 }
 
 
 def page_words(lab: dict) -> dict[str, dict[str, str]]:
     """WORDS with the lab's d and √d written in, as each language shows numbers."""
-    return {lang: {k: v.format(d=lab["d_shown"][lang], sqrt_d=lab["sqrt_d_shown"][lang])
+    return {lang: {k: v.format(d=lab["d_shown"][lang], sqrt_d=lab["sqrt_d_shown"][lang],
+                               n="{n}")
                    for k, v in w.items()} for lang, w in WORDS.items()}
 
 
@@ -208,13 +219,15 @@ _TEMPLATE = string.Template("""<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>$title</title>
+<link rel="icon" type="image/svg+xml" href="$icon">
 <style>
 $font_face
 * { box-sizing:border-box; }
 body { background:#10131a; color:#e8e8ee; margin:0 auto; max-width:1280px; padding:12px;
        font-family:"QKV Noto","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
        font-size:16px; line-height:1.45; }
-h1 { font-size:1.35em; margin:.3em 0; }
+header { display:flex; flex-wrap:wrap; align-items:center; gap:0 16px; }
+h1 { font-size:1.35em; margin:.3em 0; flex:1 1 20em; }
 h2 { font-size:1.1em; color:#8a90a0; margin:1.2em 0 .5em; }
 button { font-family:inherit; font-size:1em; background:#1c2230; color:#e8e8ee;
          border:1px solid #8a90a0; padding:6px 12px; margin:0 6px 6px 0; cursor:pointer; }
@@ -222,7 +235,6 @@ button[aria-pressed=true] { border-color:#f4c542; color:#f4c542; }
 button:focus-visible, input:focus-visible, summary:focus-visible, a:focus-visible
   { outline:3px solid #7aa2f7; outline-offset:2px; }
 video { width:100%; background:#000; display:block; }
-video::cue { font-family:"QKV Noto","Noto Sans CJK SC",sans-serif; }
 #layout { display:grid; grid-template-columns:minmax(0,1fr); gap:0 16px;
           grid-template-areas:"stage" "side" "rest"; }
 #stage { grid-area:stage; } #side { grid-area:side; } #rest { grid-area:rest; }
@@ -230,66 +242,97 @@ video::cue { font-family:"QKV Noto","Noto Sans CJK SC",sans-serif; }
   #layout { grid-template-columns:minmax(0,2fr) minmax(300px,1fr);
             grid-template-areas:"stage side" "rest side"; }
   #side { align-self:start; max-height:calc(100vh - 24px); overflow:auto; position:sticky;
-          top:12px; } #side > h2:first-child { margin-top:0; } }
+          top:12px; } #side h2:first-child { margin-top:0; } }
 #chapters { list-style:none; padding:0; margin:0; }
 #chapters button { width:100%; text-align:left; margin:0 0 4px; background:none;
                    border:1px solid #2a3142; }
 #chapters button:hover { color:#f4c542; }
+#chapters button[aria-current] { border-color:#f4c542; color:#f4c542;
+                                 box-shadow:inset 4px 0 0 #f4c542; }
 #chapters .t { color:#8a90a0; display:inline-block; width:3.6em; }
+#chapters button[aria-current] .t { color:#f4c542; }
 #clips { display:grid; grid-template-columns:repeat(auto-fill,minmax(240px,1fr)); gap:12px; }
 #clips figure { margin:0; } #clips figcaption { font-size:.85em; color:#8a90a0; }
+#clips-box { background:none; padding:0; } #clips-box > summary { margin-bottom:8px; }
 details { background:#1c2230; margin:6px 0; padding:8px; } summary { cursor:pointer; }
 details p { color:#2ec4b6; } a { color:#7aa2f7; }
-#lab { background:#1c2230; padding:10px 12px; }
-#lab label { display:block; margin:6px 0; } #lab input[type=range] { width:100%; }
+#lab { background:#1c2230; padding:1px 12px 10px; }
+#lab h2 { margin-top:.6em; }
+#lab .row { margin:6px 0; } #lab label { display:inline; } #lab input[type=range] { width:100%; }
 #lab table { width:100%; border-collapse:collapse; font-size:.95em; }
 #lab td, #lab th { padding:3px 4px; text-align:left; white-space:nowrap; }
-#lab th { color:#8a90a0; font-weight:normal; white-space:normal; vertical-align:bottom; }
+#lab th { color:#a3a9b8; font-weight:normal; white-space:normal; vertical-align:bottom; }
 #lab .bar { background:#c39bd3; height:.9em; display:inline-block; vertical-align:middle; }
 #lab .k { color:#2ec4b6; } #lab .q { color:#f4c542; }
-#lab .note { color:#8a90a0; font-size:.85em; }
+#lab .note { color:#a3a9b8; font-size:.85em; }
 </style>
 </head>
 <body>
-<h1 id="title"></h1>
-<div id="langs" role="group"></div>
-<div id="layout">
-<main id="stage"></main>
-<aside id="side">
-<h2 id="h-chapters"></h2><ol id="chapters"></ol>
-<h2 id="h-lab"></h2>
-<section id="lab">
-<p><span id="lab-q-label" class="q"></span> <span id="lab-q" class="q"></span></p>
-<label><span id="lab-amp-label"></span> <output id="lab-amp-out"></output>
-<input id="lab-amp" type="range" min="0" step="1" value="0"></label>
-<p id="lab-amp-what" class="note"></p>
-<label><input id="lab-sqrt" type="checkbox"> <span id="lab-sqrt-label"></span></label>
-<table><thead><tr><th id="lab-h-word"></th><th id="lab-h-key"></th><th id="lab-h-score"></th>
-<th id="lab-h-share"></th></tr></thead><tbody id="lab-rows"></tbody></table>
-<p id="lab-note" class="note"></p>
+<header>
+<h1 id="title">$title</h1>
+<div id="langs" role="group" aria-label="$w_lang"></div>
+</header>
+<main id="layout">
+<div id="stage"></div>
+<div id="side">
+<nav id="chapter-nav" aria-labelledby="h-chapters">
+<h2 id="h-chapters">$w_chapters</h2><ol id="chapters"></ol>
+</nav>
+<section id="lab" aria-labelledby="h-lab">
+<h2 id="h-lab">$w_lab</h2>
+<p><span id="lab-q-label" class="q">$w_query</span> <span id="lab-q" class="q">$lab_q</span></p>
+<div class="row"><label id="lab-amp-label" for="lab-amp">$w_amp</label>
+<output id="lab-amp-out" for="lab-amp"></output></div>
+<input id="lab-amp" type="range" min="0" max="$lab_max" step="1" value="0">
+<p id="lab-amp-what" class="note">$w_amp_what</p>
+<div class="row"><input id="lab-sqrt" type="checkbox">
+<label id="lab-sqrt-label" for="lab-sqrt">$w_sqrt</label></div>
+<table><thead><tr><th id="lab-h-word" scope="col">$w_word</th>
+<th id="lab-h-key" scope="col">$w_key</th><th id="lab-h-score" scope="col">$w_score</th>
+<th id="lab-h-share" scope="col">$w_share</th></tr></thead><tbody id="lab-rows"></tbody></table>
+<p id="lab-note" class="note">$w_lab_note</p>
 </section>
-</aside>
+</div>
 <div id="rest">
-<h2 id="h-clips"></h2><div id="clips"></div>
-<h2 id="h-quiz"></h2><div id="quiz"></div>
+<section id="clips-section" aria-labelledby="h-clips">
+<h2 id="h-clips">$w_clips</h2>
+<details id="clips-box" open><summary id="clips-summary">$clips_summary</summary>
+<div id="clips"></div></details>
+</section>
+<section id="quiz-section" aria-labelledby="h-quiz">
+<h2 id="h-quiz">$w_quiz</h2><div id="quiz"></div>
+</section>
 </div>
-</div>
+</main>
 <script id="data" type="application/json">$data</script>
 <script>
 const DATA = JSON.parse(document.getElementById("data").textContent);
 const WORDS = $words;
 const LABELS = $labels;
+// the bottom share of the picture the scenes keep free for subtitles
+const BAND = $band;
 let lang = null, player = null;
 function stamp(t) { t = Math.floor(t); const m = Math.floor(t / 60), s = t % 60;
   return String(m).padStart(2, "0") + ":" + String(s).padStart(2, "0"); }
 function el(tag, attrs, text) { const e = document.createElement(tag);
   for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
   if (text !== undefined) e.textContent = text; return e; }
+// WebVTT's ::cue draws the subtitles in the page's font. The rule is added here, not in the
+// style sheet, because the W3C Nu checker's CSS parser does not know ::cue (an error there).
+document.head.appendChild(el("style", {}, 'video::cue { font-family:"QKV Noto",'
+  + '"Noto Sans CJK SC",sans-serif; line-height:1.25; }'));
 // Subtitles come from the page itself (TextTrack API): browsers refuse <track> files on file://.
+// Each cue is centred in the subtitle band, not where the browser would put it: line is the
+// band's middle as a share of the picture's height, size leaves the sides free.
+function placeCue(c) {
+  c.snapToLines = false; c.line = Math.round(1000 * (1 - BAND / 2)) / 10;
+  c.lineAlign = "center"; c.position = 50; c.size = 92; c.align = "center";
+  return c;
+}
 function addCues(video, tracks) {
   tracks.forEach((t, i) => {
     const tt = video.addTextTrack("subtitles", t.label, t.lang);
-    t.cues.forEach(c => tt.addCue(new VTTCue(c[0], c[1], c[2])));
+    t.cues.forEach(c => tt.addCue(placeCue(new VTTCue(c[0], c[1], c[2]))));
     tt.mode = i === 0 ? "showing" : "hidden";
   });
 }
@@ -318,6 +361,16 @@ function drawLab() {
     tr.appendChild(td); body.appendChild(tr);
   });
 }
+// the chapter playing, marked with aria-current while the video has started
+function markChapter() {
+  const buttons = document.querySelectorAll("#chapters button");
+  let current = -1;
+  if (player && (!player.paused || player.currentTime > 0))
+    DATA.videos[lang].chapters.forEach((c, i) => {
+      if (player.currentTime >= c.t - 0.05) current = i; });
+  buttons.forEach((b, i) => { if (i === current) b.setAttribute("aria-current", "true");
+                              else b.removeAttribute("aria-current"); });
+}
 function show(l) {
   lang = l; const v = DATA.videos[l], w = WORDS[l];
   document.documentElement.lang = l;
@@ -339,11 +392,13 @@ function show(l) {
   }
   player = null;
   if (v.src) {
-    if (v.overview) stage.appendChild(el("h2", {id: "h-full"}, w.full));
+    stage.appendChild(el("h2", {id: "h-full"}, v.overview ? w.full : w.video));
     player = el("video", {id: "player", controls: "", preload: "metadata"});
     if (v.poster) player.setAttribute("poster", v.poster);
     player.appendChild(el("source", {src: v.src, type: "video/mp4"}));
     addCues(player, v.tracks);
+    for (const e of ["timeupdate", "seeked", "play", "pause"])
+      player.addEventListener(e, markChapter);
     stage.appendChild(player);
   }
   for (const k of ["chapters", "clips", "quiz", "lab"])
@@ -358,6 +413,8 @@ function show(l) {
       const p = player.play(); if (p) p.catch(() => {});
       player.scrollIntoView({block: "nearest"}); });
     li.appendChild(b); ch.appendChild(li); });
+  document.getElementById("clips-summary").textContent =
+    w.clips_show.replace("{n}", String(v.clips.length));
   const cl = document.getElementById("clips"); cl.replaceChildren();
   v.clips.forEach(c => { const f = el("figure");
     const cv = el("video", {poster: c.poster, controls: "", preload: "none"});
@@ -372,19 +429,20 @@ function show(l) {
   document.getElementById("lab-q-label").textContent = w.query;
   document.getElementById("lab-q").textContent = DATA.lab.query_shown[l];
   document.getElementById("lab-amp-label").textContent = w.amp;
-  labAmp.setAttribute("aria-label", w.amp);
   document.getElementById("lab-amp-what").textContent = w.amp_what;
   document.getElementById("lab-sqrt-label").textContent = w.sqrt;
   for (const k of ["word", "key", "score", "share"])
     document.getElementById("lab-h-" + k).textContent = w[k];
   document.getElementById("lab-note").textContent = w.lab_note;
-  drawLab(); saveState();
+  drawLab(); saveState(); markChapter();
 }
 const langs = document.getElementById("langs");
 DATA.langs.forEach(l => { const b = el("button", {"data-lang": l, lang: l}, LABELS[l]);
   b.addEventListener("click", () => show(l)); langs.appendChild(b); });
 labAmp.addEventListener("input", () => { drawLab(); saveState(); });
 labSqrt.addEventListener("change", () => { drawLab(); saveState(); });
+// on a narrow screen the clips fold behind their summary (one tab stop, a short page)
+document.getElementById("clips-box").open = !matchMedia("(max-width: 999px)").matches;
 // the language: ?lang=, else the browser's, else Chinese; the lab's state from the address
 const asked = new URLSearchParams(location.search);
 const browser = (navigator.languages || [navigator.language || ""]).map(x => x.slice(0, 2));
@@ -398,6 +456,15 @@ show(pick);
 </body>
 </html>
 """)
+
+# the favicon: the three roles' colours (Q, K, V) on the video's background, inline so that
+# it shows from file:// and costs no request
+_ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+         '<rect width="32" height="32" rx="6" fill="#10131a"/>'
+         '<rect x="5" y="7" width="6" height="18" rx="2" fill="#f4c542"/>'
+         '<rect x="13" y="7" width="6" height="18" rx="2" fill="#2ec4b6"/>'
+         '<rect x="21" y="7" width="6" height="18" rx="2" fill="#ef6f6c"/></svg>')
+ICON = "data:image/svg+xml;base64," + base64.b64encode(_ICON.encode()).decode("ascii")
 
 
 def font_face(text: str, cache: Path | None = None) -> str:
@@ -443,14 +510,22 @@ def write_page(out: Path, langs: list[str], numbers_path: Path | str | None = No
     data = page_data(out, langs, numbers_path)
     if not data["langs"]:
         return None
-    first = data["videos"][data["langs"][0]]
+    first_lang = data["langs"][0]
+    first = data["videos"][first_lang]
     blob = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-    words = json.dumps(page_words(data["lab"]), ensure_ascii=False)
+    all_words = page_words(data["lab"])
+    words = json.dumps(all_words, ensure_ascii=False)
     shown = blob + words + "".join(LABELS.values())
-    text = _TEMPLATE.substitute(lang=data["langs"][0], title=html.escape(first["title"]),
-                                data=blob, words=words,
-                                labels=json.dumps(LABELS, ensure_ascii=False),
-                                font_face=font_face(shown, cache))
+    # the page's text in its first language, written in (the script rewrites it on a switch)
+    w = {f"w_{k}": html.escape(v) for k, v in all_words[first_lang].items()}
+    text = _TEMPLATE.substitute(
+        lang=first_lang, title=html.escape(first["title"] or w["w_site"]), data=blob,
+        words=words, labels=json.dumps(LABELS, ensure_ascii=False),
+        font_face=font_face(shown, cache), icon=ICON, band=f"{style.SUBTITLE_BAND_SHARE:.4f}",
+        lab_q=html.escape(data["lab"]["query_shown"][first_lang]),
+        lab_max=len(data["lab"]["factors"]) - 1,
+        clips_summary=html.escape(all_words[first_lang]["clips_show"].replace(
+            "{n}", str(len(first["clips"])))), **w)
     path = out / "index.html"
     atomic_write_text(path, text)
     return path
