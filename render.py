@@ -114,8 +114,11 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                    help="voice: auto = online neural voice (edge-tts) if reachable, else the "
                         "offline voice with a warning; edge = online only (fail if "
                         "unreachable); offline = Piper (en_US-joe-medium) for English and "
-                        "espeak-ng for Chinese, never touches the network; espeak = espeak-ng "
+                        "Kokoro for Chinese, never touches the network; espeak = espeak-ng "
                         "for both (default: auto)")
+    p.add_argument("--voice", metavar="NAME", default=None,
+                   help="the offline Mandarin voice (Kokoro), one of those vendored in "
+                        "narration/tts/voices/ (default: zf_xiaoyi)")
     p.add_argument("--numbers", type=Path, metavar="FILE",
                    help=f"TOML numbers file replacing the examples (default: {DEFAULT_NUMBERS})")
     p.add_argument("--out", type=folder, default=Path("output"), metavar="DIR",
@@ -173,6 +176,15 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
         p.error("--silent-clips needs the clips: drop --no-clips")
     if not 144 <= args.clip_height <= 2160 or args.clip_height % 2:
         p.error("--clip-height must be an even number of pixels from 144 to 2160")
+    if args.voice is not None:
+        from narration.tts.kokoro import installed_voices
+
+        if args.voice not in installed_voices():
+            p.error(f"--voice {args.voice!r}: not a vendored Mandarin voice (have "
+                    f"{', '.join(installed_voices()) or 'none'})")
+        if args.tts in ("edge", "espeak"):
+            p.error(f"--voice picks the offline Mandarin voice; --tts {args.tts} does not "
+                    f"use it")
     in_cut = [s.scene_id for s in scenes if s.cut in args.cuts]
     if args.scenes is not None:
         wanted = [x.strip() for x in args.scenes.split(",") if x.strip()]
@@ -343,7 +355,8 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"error: --out {args.out}: another render is writing there; wait for it to "
              f"finish or choose another --out")
         return EXIT_BAD_INPUT
-    engine = choose_engine(args.tts, warn=lambda m: progress.say(f"warning: {m}"))
+    engine = choose_engine(args.tts, warn=lambda m: progress.say(f"warning: {m}"),
+                           zh_voice=args.voice)
     t_all = time.monotonic()
     try:
         summaries = []

@@ -160,7 +160,8 @@ def resolve(template: str, facts: Mapping[str, FactValue], lang: str,
             continue
         d, s = part
         pieces = spoken_form.speak(full, d_len, d_len + len(d), lang) if d == s \
-            else [spoken_form.Piece(d, s)]
+            else [spoken_form.Piece(d, spoken_form.two_before_measure(s, full, d_len + len(d),
+                                                                       lang))]
         for piece in pieces:
             pd, ps = piece.display, piece.spoken
             if piece.entry is not None and piece.entry.pinyin:

@@ -174,6 +174,19 @@ def _say_number(text: str, lang: str) -> str:
     return numfmt.say_negative(words, lang) if m.group(1) else words
 
 
+MEASURE_WORDS = frozenset("个倍位次步种项件条张只本句层组行列份块遍轮")
+"""Measure words before which 2 is said 两 (两个, 两倍), not 二. Not 维: 二维 is the word."""
+
+
+def two_before_measure(words: str, text: str, end: int, lang: str) -> str:
+    """``words`` (a number said in words) as said before ``text[end:]``: 二 becomes 两 before
+    a measure word ("2个数" is 两个数, "放大2倍" 放大两倍), as a teacher reads it."""
+    if lang != "zh" or words != "二":
+        return words
+    rest = text[end:].lstrip()
+    return "两" if rest[:1] in MEASURE_WORDS else words
+
+
 def _say_term(text: str, lang: str) -> str:
     return _say_number(text, lang) if text[0].isdigit() else text
 
@@ -237,7 +250,8 @@ def _symbolic(text: str, i: int, end: int, lang: str) -> Piece | None:
         return Piece(m.group(0), said)
     m = _NUMBER.match(text, i, end)
     if m and (m.group(1) is None or not (i > 0 and text[i - 1].isalnum())):
-        return Piece(m.group(0), _say_number(m.group(0), lang))
+        said = two_before_measure(_say_number(m.group(0), lang), text, m.end(), lang)
+        return Piece(m.group(0), said)
     return None
 
 

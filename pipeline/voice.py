@@ -29,7 +29,7 @@ def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache,
     for n, (scene_id, beat) in enumerate(beats, 1):
         made = cache.synthesized
         clip = cache.get_or_synthesize(engine, beat.text.spoken, None, narration_rate(lang),
-                                       lang)
+                                       lang, breaks=tuple(p for _, p in beat.text.marks))
         clips[(scene_id, beat.id)] = clip
         if cache.synthesized > made:
             say(f"[{lang}] voice {n}/{len(beats)}: {scene_id}.{beat.id} "
@@ -62,8 +62,9 @@ def cached_clips(cache: AudioCache, engine, scripts: list[SceneScript], lang: st
     rate = narration_rate(lang)
     for s in scripts:
         for b in s.beats:
-            def look(eng, v, text=b.text.spoken):
-                clip = cache.lookup(eng.name, text, v, rate)
+            def look(eng, v, text=b.text.spoken,
+                     breaks=tuple(p for _, p in b.text.marks)):
+                clip = cache.lookup(eng.name, text, v, rate, breaks)
                 if clip is None:
                     raise LookupError(text)
                 return clip

@@ -74,7 +74,10 @@ def lang_key(lang: str) -> str:
 
 
 def lang_of_voice(voice: str) -> str:
-    """Language of a voice name of either engine ("zh-CN-XiaoxiaoNeural", "cmn", "en-us")."""
+    """Language of a voice name of any engine ("zh-CN-XiaoxiaoNeural", "cmn", "en-us",
+    Kokoro's "zf_xiaoyi@...": Kokoro names Mandarin voices zf_ and zm_)."""
+    if voice[:3] in ("zf_", "zm_"):
+        return "zh"
     return lang_key(voice)
 
 

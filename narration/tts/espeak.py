@@ -15,6 +15,7 @@ Facts this module relies on (checked with espeak-ng 1.52, "cmn" and "en-us"):
 from __future__ import annotations
 
 import ctypes
+import re
 import threading
 import unicodedata
 from collections.abc import Sequence
@@ -169,6 +170,24 @@ class _Espeak:
 _LOCK = threading.Lock()
 _INSTANCE: _Espeak | None = None
 
+# Characters espeak-ng's Mandarin voice cannot say, each replaced (for this engine only, one
+# character for one, so positions hold) by the nearest syllable it can. espeak-ng 1.52 has
+# no -iong after j/q/x at all (胸, 熊, 穷, 炯 and even the pinyin "xiong1" switch to English
+# and come out as "kS@Nw'0n", about 0.6 s of noise); 星 xīng is the nearest it says. The
+# pronunciation check still reports the difference.
+RESPELL_CMN = {"胸": "星"}
+_YI_IN_NUMBER = re.compile(r"一(?=点[零一二三四五六七八九])")
+
+
+def respell(text: str, voice: str) -> str:
+    """What espeak-ng is given for ``text`` (same length): in Mandarin, the characters it
+    cannot say replaced (``RESPELL_CMN``), and 一 before the decimal point of a number
+    written as 衣 (yī; espeak-ng reads 一点 with the 一点儿 tone, yì)."""
+    if voice != VOICES["zh"]:
+        return text
+    text = "".join(RESPELL_CMN.get(c, c) for c in text)
+    return _YI_IN_NUMBER.sub("衣", text)
+
 
 def phonemes(text: str, voice: str) -> str:
     """The phonemes espeak-ng will speak for ``text`` in ``voice`` (thread-safe)."""
@@ -176,16 +195,17 @@ def phonemes(text: str, voice: str) -> str:
     with _LOCK:
         if _INSTANCE is None:
             _INSTANCE = _Espeak()
-        return _INSTANCE.phonemes(text, voice)
+        return _INSTANCE.phonemes(respell(text, voice), voice)
 
 
 def synthesize_raw(text: str, voice: str, wpm: int) -> RawSpeech:
-    """Run espeak-ng on ``text``; thread-safe (calls are serialized)."""
+    """Run espeak-ng on ``text`` (respelled, see ``respell``); thread-safe (calls are
+    serialized)."""
     global _INSTANCE
     with _LOCK:
         if _INSTANCE is None:
             _INSTANCE = _Espeak()
-        return _INSTANCE.synth(text, voice, wpm)
+        return _INSTANCE.synth(respell(text, voice), voice, wpm)
 
 
 # --- word timings ---------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Choosing the voice engine: "auto" (online, falling back to offline), "edge", "offline",
 "espeak".
 
-"offline" is Piper for English and espeak-ng for Chinese (``OfflineEngine``); "espeak" is
-espeak-ng for both, so nothing depends on Piper being importable.
+"offline" is Piper for English and Kokoro for Chinese (``OfflineEngine``), each falling
+back to espeak-ng with one warning when its model cannot be loaded; "espeak" is espeak-ng for
+both, so nothing depends on Piper or Kokoro being importable.
 """
 
 from __future__ import annotations
@@ -34,20 +35,40 @@ def route(engine: Engine, attempt: Callable[[Engine, str], T], voice: str) -> T:
 
 
 class OfflineEngine:
-    """The offline voice: Piper for English, espeak-ng for Chinese.
+    """The offline voice: Piper for English, Kokoro for Chinese.
 
-    If Piper or its voice cannot be loaded, English falls back to espeak-ng with one warning.
+    If Piper or Kokoro (its packages, its model, the voice file) cannot be loaded, that
+    language falls back to espeak-ng with one warning. ``zh_voice`` picks one of Kokoro's
+    vendored Mandarin voices; ``zh_model`` another model source (tests).
     """
 
     name = "offline"
-    label = "Piper for English, espeak-ng for Chinese"
+    label = "Piper for English, Kokoro for Chinese"
 
-    def __init__(self, warn: Callable[[str], None]) -> None:
+    def __init__(self, warn: Callable[[str], None], zh_voice: str | None = None,
+                 zh_model=None) -> None:
         self.warn = warn
         self.espeak = EspeakEngine()
         self._english: Engine | None = None
+        self._chinese: Engine | None = None
+        self._zh_voice = zh_voice
+        self._zh_model = zh_model
         self._lock = threading.Lock()
         self.last_engine: Engine | None = None
+
+    def chinese(self) -> Engine:
+        with self._lock:
+            if self._chinese is None:
+                from narration.tts import kokoro
+
+                voice = self._zh_voice or kokoro.DEFAULT_VOICE
+                why = kokoro.available(voice)
+                if why is None:
+                    self._chinese = kokoro.KokoroEngine(voice, self._zh_model)
+                else:
+                    self.warn(f"Kokoro voice unavailable: {why}; Chinese uses espeak-ng")
+                    self._chinese = self.espeak
+            return self._chinese
 
     def english(self) -> Engine:
         with self._lock:
@@ -63,14 +84,28 @@ class OfflineEngine:
             return self._english
 
     def engine_for(self, lang: str) -> Engine:
-        return self.english() if lang_key(lang) == "en" else self.espeak
+        return self.english() if lang_key(lang) == "en" else self.chinese()
 
     def default_voice(self, lang: str) -> str:
         return self.engine_for(lang).default_voice(lang)
 
     def run(self, attempt: Callable[[Engine, str], T], voice: str) -> T:
-        engine = self.engine_for(lang_of_voice(voice))
-        if engine is not self.espeak and lang_of_voice(voice) == "en":
+        lang = lang_of_voice(voice)
+        engine = self.engine_for(lang)
+        if engine is not self.espeak and lang == "zh":
+            from narration.tts.kokoro import KokoroUnavailable
+
+            try:
+                result = attempt(engine, voice)
+            except KokoroUnavailable as err:  # installed but the model or voice won't load
+                with self._lock:
+                    first = self._chinese is not self.espeak
+                    self._chinese = self.espeak
+                if first:
+                    self.warn(f"Kokoro voice unavailable: {err}; Chinese uses espeak-ng")
+                result = attempt(self.espeak, self.espeak.default_voice("zh"))
+                engine = self.espeak
+        elif engine is not self.espeak and lang == "en":
             from narration.tts.piper import PiperUnavailable
 
             try:
@@ -168,9 +203,10 @@ class AutoEngine:
         self.warn(f"{exc}; falling back to the offline voice ({label}) for the rest of this run")
 
 
-def choose_engine(mode: str, warn: Callable[[str], None]) -> Engine:
+def choose_engine(mode: str, warn: Callable[[str], None], zh_voice: str | None = None
+                  ) -> Engine:
     """The engine for ``mode``: "auto", "edge" (online only), "offline" (Piper for English,
-    espeak-ng for Chinese) or "espeak" (espeak-ng for both).
+    Kokoro with ``zh_voice`` for Chinese) or "espeak" (espeak-ng for both).
 
     "offline" and "espeak" never import the online engine nor touch the network. "edge"
     raises ``TTSUnavailable("online voice unreachable: ...")`` from ``synthesize`` offline.
@@ -178,7 +214,7 @@ def choose_engine(mode: str, warn: Callable[[str], None]) -> Engine:
     if mode == "espeak":
         return EspeakEngine()
     if mode == "offline":
-        return OfflineEngine(warn)
+        return OfflineEngine(warn, zh_voice)
     if mode == "edge":
         from narration.tts.edge import EdgeEngine
 
@@ -186,5 +222,6 @@ def choose_engine(mode: str, warn: Callable[[str], None]) -> Engine:
     if mode == "auto":
         from narration.tts.edge import EdgeEngine
 
-        return AutoEngine(EdgeEngine(timeout=AUTO_TIMEOUT, retries=1), OfflineEngine(warn), warn)
+        return AutoEngine(EdgeEngine(timeout=AUTO_TIMEOUT, retries=1),
+                          OfflineEngine(warn, zh_voice), warn)
     raise ValueError(f"unknown voice mode {mode!r}; expected one of {', '.join(MODES)}")
