@@ -322,11 +322,13 @@ function el(tag, attrs, text) { const e = document.createElement(tag);
 document.head.appendChild(el("style", {}, 'video::cue { font-family:"QKV Noto",'
   + '"Noto Sans CJK SC",sans-serif; line-height:1.25; }'));
 // Subtitles come from the page itself (TextTrack API): browsers refuse <track> files on file://.
-// Each cue is centred in the subtitle band, not where the browser would put it: line is the
-// band's middle as a share of the picture's height, size leaves the sides free.
+// Each cue hangs from the top of the subtitle band, not where the browser would put it: line
+// is the band's top (plus 1%) as a share of the picture's height, so two lines (each 5% of
+// the height) end inside the band and one line stays above the player's control bar; size
+// leaves the sides free.
 function placeCue(c) {
-  c.snapToLines = false; c.line = Math.round(1000 * (1 - BAND / 2)) / 10;
-  c.lineAlign = "center"; c.position = 50; c.size = 92; c.align = "center";
+  c.snapToLines = false; c.line = Math.round(1000 * (1 - BAND)) / 10 + 1;
+  c.lineAlign = "start"; c.position = 50; c.size = 92; c.align = "center";
   return c;
 }
 function addCues(video, tracks) {
