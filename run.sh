@@ -11,8 +11,14 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 APT_PKGS=(libcairo2-dev libpango1.0-dev pkg-config)
-# the preview page is tested in headless Chromium, the deck converted to PDF by LibreOffice
-TEST_APT_PKGS=(chromium chromium-driver libreoffice-impress)
+# the preview page is tested in headless Chromium and audited by the W3C Nu checker (a Java
+# jar) and axe-core (npm); the deck converted to PDF by LibreOffice, its Chinese drawn with a
+# CJK font (Droid Sans Fallback; Noto Sans CJK SC is used instead where installed)
+# (Java and npm from Debian only where none is installed: a Node.js from elsewhere brings its
+# own npm, and Debian's would clash with it)
+TEST_APT_PKGS=(chromium chromium-driver libreoffice-impress fonts-droid-fallback)
+AXE_VERSION=4.14.1
+NODE_DIR=.cache/node  # ignored by git
 VENV=.venv
 PY=$VENV/bin/python
 STAMP=$VENV/.installed
@@ -44,6 +50,17 @@ setup() {
     "$PY" -m pip install -q --upgrade pip
     "$PY" -m pip install -q -e '.[test]'
     echo "$want" > "$STAMP"
+  fi
+  if [ "${WANT_TEST_PKGS:-0}" = 1 ]; then
+    command -v java >/dev/null || apt_install default-jre-headless
+    command -v npm >/dev/null || apt_install npm
+  fi
+  if [ "${WANT_TEST_PKGS:-0}" = 1 ] && ! grep -qs "\"version\": \"$AXE_VERSION\"" \
+      "$NODE_DIR/node_modules/axe-core/package.json"; then
+    echo "Installing axe-core $AXE_VERSION into $NODE_DIR" >&2
+    mkdir -p "$NODE_DIR"
+    npm install --prefix "$NODE_DIR" --no-save --no-audit --no-fund --silent \
+      "axe-core@$AXE_VERSION" >/dev/null
   fi
 }
 
