@@ -38,9 +38,9 @@ FORMULA = "Attention(Q, K, V) = softmax(QKᵀ / √d) · V"
 # Table headings and labels the scripts do not carry, per language.
 WORDS = {
     "zh": {"word": "词", "key": "键 k", "score": "分数", "share": "注意力份额",
-           "query": "空格的 q", "formula": "注意力的一行公式"},
+           "query": "空格的 q", "formula": "注意力的一行公式", "video": "视频"},
     "en": {"word": "word", "key": "key k", "score": "score", "share": "share of attention",
-           "query": "the blank's q", "formula": "Attention in one line"},
+           "query": "the blank's q", "formula": "Attention in one line", "video": "video"},
 }
 
 
@@ -348,9 +348,10 @@ def write_deck(deck: Deck, out: Path) -> None:
         slide = prs.slides.add_slide(title_only)
         _background(slide)
         if isinstance(s, MovieSlide):
-            # the title sits just above the visible area: the clip's frame carries it
-            _title(slide, s.title, margin, -int(SLIDE_H * 0.14), SLIDE_W - 2 * margin,
-                   int(SLIDE_H * 0.12), 32, MUTED, lang=lang)
+            # the title sits just above the visible area: the clip's frame carries it (named
+            # as the video, so that it differs from the title of a table slide after it)
+            _title(slide, f"{s.title} · {WORDS[lang]['video']}", margin, -int(SLIDE_H * 0.14),
+                   SLIDE_W - 2 * margin, int(SLIDE_H * 0.12), 32, MUTED, lang=lang)
             movie_w = SLIDE_W - 2 * int(SLIDE_W * 0.02)
             movie_h = movie_w * 9 // 16
             movie = slide.shapes.add_movie(str(s.video), (SLIDE_W - movie_w) // 2,
