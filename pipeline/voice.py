@@ -3,8 +3,10 @@ beat's slot and cue-mark times from its clip."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from narration.marks import mark_times
 from narration.scripts import SceneScript
@@ -21,24 +23,55 @@ def _stderr(msg: str) -> None:
 
 def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache,
                say=_stderr) -> dict[tuple[str, str], Clip]:
-    """One clip per beat (cached); progress through ``say`` (default: stderr)."""
+    """One clip per beat (cached); progress through ``say`` (default: stderr).
+
+    Kokoro's beats are made by a few threads sharing the process's one ONNX Runtime
+    session (one intra-op thread each; the model runs outside the GIL), so the voice uses
+    the machine's cores; the other engines speak one beat at a time, as before.
+    """
     beats = [(s.scene_id, b) for s in scripts for b in s.beats]
     clips: dict[tuple[str, str], Clip] = {}
     t0 = time.monotonic()
     before = cache.synthesized
-    for n, (scene_id, beat) in enumerate(beats, 1):
-        made = cache.synthesized
+
+    def one(beat) -> tuple[Clip, bool]:
+        made = cache.synthesized_by_this_thread()
         clip = cache.get_or_synthesize(engine, beat.text.spoken, None, narration_rate(lang),
                                        lang, breaks=tuple(p for _, p in beat.text.marks))
+        return clip, cache.synthesized_by_this_thread() > made
+
+    def report(n: int, scene_id: str, beat, clip: Clip, fresh: bool) -> None:
         clips[(scene_id, beat.id)] = clip
-        if cache.synthesized > made:
+        if fresh:
             say(f"[{lang}] voice {n}/{len(beats)}: {scene_id}.{beat.id} "
                 f"({clip.engine}, {clip.duration:.1f} s)")
+
+    workers = _voice_workers(engine, lang)
+    if workers > 1:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(one, beat): (scene_id, beat) for scene_id, beat in beats}
+            for n, fut in enumerate(as_completed(futures), 1):
+                report(n, *futures[fut], *fut.result())
+    else:
+        for n, (scene_id, beat) in enumerate(beats, 1):
+            report(n, scene_id, beat, *one(beat))
+    clips = {(s, b.id): clips[(s, b.id)] for s, b in beats}  # in script order
     made = cache.synthesized - before
     if made:
         say(f"[{lang}] voice: {len(beats)} beats, {made} synthesized, "
             f"{len(beats) - made} from cache ({time.monotonic() - t0:.1f} s)")
     return clips
+
+
+def _voice_workers(engine, lang: str) -> int:
+    """Threads for the voice stage: up to 4 (the cores) when Kokoro speaks, else 1."""
+    from narration.tts.select import route
+
+    try:
+        name = route(engine, lambda eng, _v: eng.name, engine.default_voice(lang))
+    except Exception:  # an engine that cannot even route: one at a time
+        return 1
+    return max(1, min(4, os.cpu_count() or 1)) if name == "kokoro" else 1
 
 
 def beat_plans(script: SceneScript, clips: dict[tuple[str, str], Clip]

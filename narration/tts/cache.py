@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import threading
 from importlib import metadata
 from pathlib import Path
 
@@ -67,6 +68,12 @@ class AudioCache:
         self.root = Path(root)
         self.synthesized = 0  # clips made (cache misses) by this instance, for progress
         self.used: set[str] = set()  # keys read or written by this instance
+        self._count_lock = threading.Lock()
+        self._local = threading.local()
+
+    def synthesized_by_this_thread(self) -> int:
+        """Clips this thread made through this instance (progress with several threads)."""
+        return getattr(self._local, "made", 0)
 
     def paths(self, key: str) -> tuple[Path, Path]:
         """The WAV and JSON paths for ``key``."""
@@ -125,7 +132,9 @@ class AudioCache:
             words = engine.synthesize(text, voice, rate, wav, breaks=breaks)  # type: ignore[call-arg]
         else:
             words = engine.synthesize(text, voice, rate, wav)  # writes wav atomically
-        self.synthesized += 1
+        with self._count_lock:
+            self.synthesized += 1
+        self._local.made = self.synthesized_by_this_thread() + 1
         try:
             duration = wav_duration(wav)
             meta = {

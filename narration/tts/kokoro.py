@@ -11,8 +11,10 @@
   jieba words, pypinyin readings, ``ZHG2P.py2ipa`` per syllable), done syllable by syllable
   here so each syllable's phonemes stay tied to its character: the timings and the
   pronunciation check need that. Two things are added: Latin letters (which misaki passes
-  through raw, so Q, K and V are dropped or misread) are said by their English names, and
-  一 inside a written-out number is yī (pypinyin reads 十一点 as the 一点儿 yì).
+  through raw, so Q, K and V are dropped or misread) are said by their English names; 一 and
+  不 change tone before the next syllable as a speaker's do (一个 yí, 不变 bú); 一 inside a
+  written-out number is yī (pypinyin reads 十一点 as the 一点儿 yì); and the pronunciation
+  lexicon's readings settle the polyphones pypinyin reads out of context.
 
 Timings. The model reports no durations. The text is cut into phrases at punctuation and at
 every cue mark (``breaks``), each phrase is synthesized on its own and measured, the
@@ -120,6 +122,7 @@ def _jieba():
     return jieba
 
 
+@functools.cache
 def syllable_ipa(pinyin: str) -> str:
     """misaki's phonemes for one pinyin syllable with a tone number ("hang2" -> "xaŋ↗")."""
     from misaki.zh import ZHG2P
@@ -142,6 +145,18 @@ def _han_pinyin(run: str) -> tuple[list[str], list[int]]:
                    for c in w]
         readings.extend(pys)
         words.extend([n] * len(w))
+    # 一 and 不 take the tone a speaker gives them before the next syllable (一个 yí, 一点
+    # yì, 不变 bú), which misaki's legacy path leaves out. Numbers are settled below;
+    # 第一, 一一, 想一想 and a final 一 keep yī.
+    for i, c in enumerate(run):
+        nxt = readings[i + 1] if i + 1 < len(run) else ""
+        if c not in "一不" or not nxt or readings[i][-1] == "5" or run[i + 1] == "一" \
+                or (i and run[i - 1] in ("第", run[i + 1])):  # 第一, 想一想
+            continue
+        if c == "一":
+            readings[i] = "yi2" if nxt[-1] in "45" else "yi4"
+        elif nxt[-1] == "4":
+            readings[i] = "bu2"
     for m in _NUMERAL.finditer(run):
         digits = sum(c in _DIGIT_CHARS or c == "十" for c in m.group(0))
         if digits >= 2 or "点" in m.group(0):  # a number, not 一 as "one"/"a" (一个, 一点儿)

@@ -101,6 +101,15 @@ def test_a_word_to_avoid_is_reported():
     assert "对数" in found[0].word
 
 
+# What an engine cannot say at all, reported by the check and expected here: espeak-ng 1.52
+# has no -iong after j/q/x (胸 is given 星 xīng, the nearest syllable it says).
+KNOWN = {("espeak", "xiong1")}
+
+
+def _problems(report) -> list[str]:
+    return [m.line() for m in report.mismatches if (m.voice, m.expected) not in KNOWN]
+
+
 def _all_beats(lang, numbers=None):
     numbers = numbers or load_numbers()
     facts = build_facts(numbers, derive(numbers))
@@ -112,10 +121,12 @@ def _all_beats(lang, numbers=None):
 def test_the_whole_narration_is_read_right(lang):
     report = pronunciation.check(lang, _all_beats(lang))
     assert report.beats > 90
-    assert [m.line() for m in report.mismatches] == []
+    assert _problems(report) == []
     assert [u.line() for u in report.unspoken] == []
     if lang == "zh":
         assert report.syllables > 3000
+        assert set(report.engines) == {"kokoro", "espeak"}
+        assert [m for m in report.mismatches if m.voice == "kokoro"] == []
 
 
 def test_changed_numbers_are_spoken_from_their_values(tmp_path):
@@ -130,7 +141,7 @@ def test_changed_numbers_are_spoken_from_their_values(tmp_path):
     numbers = load_numbers(path)
     beats = _all_beats("zh", numbers)
     report = pronunciation.check("zh", beats)
-    assert report.unspoken == [] and report.mismatches == []
+    assert report.unspoken == [] and _problems(report) == []
     text = next(t for s, b, t in beats if (s, b) == ("worked_example", "weighted_sum"))
     shown = re.findall(r"−?\d+(?:\.\d+)?", text.display)
     said = re.findall(r"负?[零一二三四五六七八九十百千万点]+", text.spoken)

@@ -73,16 +73,16 @@ def test_voice_name_carries_the_model_hash() -> None:
         piper.PiperEngine().default_voice("zh")
 
 
-def test_offline_mode_uses_piper_for_english_and_espeak_for_chinese(tmp_path: Path) -> None:
+def test_offline_mode_uses_piper_for_english_and_kokoro_for_chinese(tmp_path: Path) -> None:
     warnings: list[str] = []
     engine = choose_engine("offline", warnings.append)
     assert isinstance(engine, OfflineEngine)
     cache = AudioCache(tmp_path)
     en = cache.get_or_synthesize(engine, "Offline and natural.", None, None, "en")
     zh = cache.get_or_synthesize(engine, "离线也能说话。", None, None, "zh")
-    assert (en.engine, zh.engine) == ("piper", "espeak")
+    assert (en.engine, zh.engine) == ("piper", "kokoro")
     assert warnings == []
-    # espeak mode keeps English on espeak-ng.
+    # espeak mode keeps both languages on espeak-ng.
     forced = cache.get_or_synthesize(choose_engine("espeak", print), "Offline and natural.",
                                      None, None, "en")
     assert forced.engine == "espeak"

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_choose_engine_modes() -> None:
     offline = choose_engine("offline", print)
     assert isinstance(offline, OfflineEngine)
-    assert isinstance(offline.engine_for("zh"), EspeakEngine)
+    assert offline.engine_for("zh").name == "kokoro"
     assert isinstance(choose_engine("espeak", print), EspeakEngine)
     assert isinstance(choose_engine("edge", print), EdgeEngine)
     auto = choose_engine("auto", print)
@@ -74,7 +74,7 @@ def test_offline_mode_never_imports_or_touches_the_network(tmp_path: Path) -> No
     assert report == {
         "attempts": [],
         "warnings": [],
-        "engines": ["espeak", "piper"],
+        "engines": ["kokoro", "piper"],
         "imported": [],
     }
 
