@@ -186,17 +186,14 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         {"zh": f"最多的是{main['zh']}{zh_rest}",
          "en": f"more {main['en']} than anything else{en_rest}"})
 
-    f["pj.x"] = _vec(pj.x)
-    f["pj.q"] = _vec(derived.proj_q)
-    for j, x in enumerate(derived.proj_q):
-        f[f"pj.q.{j}"] = float(x)
-    f["pj.k"] = _vec(derived.proj_k)
-    f["pj.v"] = _vec(derived.proj_v)
-    f["pj.distinct"] = claim(
-        derived.proj_distinct,
-        {"zh": "三个各不相同的向量", "en": "three different vectors"},
-        {"zh": "三个向量，只是这组数字里有两个碰巧相同",
-         "en": "three vectors, two of which happen to coincide for these numbers"})
+    # the projections: the asking word's x gives the blank's query, France's x its key and value
+    f["pj.x_query"] = _vec(pj.x_query)
+    f["pj.x_key"] = _vec(pj.x_key)
+    f["pj.x_dims"] = len(pj.x_key)
+    for name, vec in (("q", derived.proj_q), ("k", derived.proj_k), ("v", derived.proj_v)):
+        f[f"pj.{name}"] = _vec(vec)
+        for j, x in enumerate(vec):
+            f[f"pj.{name}.{j}"] = float(x)
 
     for i, row in enumerate(derived.scaling_rows):
         f[f"sc.d.{i}"] = row.d

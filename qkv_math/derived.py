@@ -29,11 +29,11 @@ class Derived:
     fill_output: np.ndarray
     """fill_weights · V."""
     proj_q: np.ndarray
-    """x · W_Q."""
+    """x_query · W_Q: the blank's query (the same numbers as ``fill_blank.query``)."""
     proj_k: np.ndarray
-    """x · W_K."""
+    """x_key · W_K: the first word's key (``fill_blank.K[0]``)."""
     proj_v: np.ndarray
-    """x · W_V."""
+    """x_key · W_V: the first word's value (``fill_blank.V[0]``)."""
     scaling_rows: tuple[ScalingRow, ...]
     """The random √d experiment, one row per dimension."""
     amplified_rows: tuple[AmplifiedRow, ...]
@@ -67,8 +67,6 @@ class Derived:
     """Per fill_blank token, the value features on which its V is non-zero."""
     fill_low: int
     """The fill_blank token with the lowest score (first of ties)."""
-    proj_distinct: bool
-    """Whether q, k and v of the projection example all differ."""
     worked_sqrt_d: float
     """√d of the worked example, the divisor of its scores."""
     fill_shifted_scores: np.ndarray
@@ -115,9 +113,9 @@ def derive(numbers: Numbers) -> Derived:
         fill_weights=fill_weights,
         fill_shifted=shift_normalize(fill_scores, fb.shift),
         fill_output=fill_weights @ fb.V,
-        proj_q=pr.x @ pr.W_Q,
-        proj_k=pr.x @ pr.W_K,
-        proj_v=pr.x @ pr.W_V,
+        proj_q=pr.x_query @ pr.W_Q,
+        proj_k=pr.x_key @ pr.W_K,
+        proj_v=pr.x_key @ pr.W_V,
         scaling_rows=scaling_experiment(sc.dims, sc.keys, sc.samples, sc.seed),
         amplified_rows=amplified(fill_scores, sc.amplify, d=fb.K.shape[1]),
         sqrt_d_model=math.sqrt(fb.d_model),
@@ -134,7 +132,6 @@ def derive(numbers: Numbers) -> Derived:
         fill_shared=tuple(tuple(int(j) for j in np.flatnonzero(fb.query * k > 0)) for k in fb.K),
         fill_value_has=tuple(tuple(int(j) for j in np.flatnonzero(v != 0)) for v in fb.V),
         fill_low=int(np.argmin(fill_scores)),
-        proj_distinct=_all_differ(pr.x @ pr.W_Q, pr.x @ pr.W_K, pr.x @ pr.W_V),
         worked_sqrt_d=math.sqrt(worked.d),
         fill_shifted_scores=fill_scores + float(fb.shift),
         fill_score_min=float(np.min(fill_scores)),
@@ -149,7 +146,3 @@ def derive(numbers: Numbers) -> Derived:
         fill_output_traces=tuple(int(j) for j in np.flatnonzero(fill_output >= 5e-3)
                                  if j != int(np.argmax(fill_output))),
     )
-
-
-def _all_differ(*vectors: np.ndarray) -> bool:
-    return all(not np.allclose(a, b) for i, a in enumerate(vectors) for b in vectors[i + 1:])

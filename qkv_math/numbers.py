@@ -53,7 +53,12 @@ class WorkedExample:
 
 @dataclass(frozen=True, eq=False)
 class FillBlank:
-    """The fill-in-the-blank example: one query against hand-made feature vectors."""
+    """The fill-in-the-blank example: one query against hand-made feature vectors.
+
+    ``query`` and the first rows of ``K`` and ``V`` (the first word's key and value) are not
+    written in the file: they are computed from word vectors by the projections
+    (:class:`Projections`), so the projection scene derives the vectors the video uses.
+    """
 
     tokens: dict[str, tuple[str, ...]]
     features: dict[str, tuple[str, ...]]
@@ -67,12 +72,34 @@ class FillBlank:
 
 @dataclass(frozen=True, eq=False)
 class Projections:
-    """One word vector ``x`` and the matrices that turn it into q, k, v."""
+    """Two word vectors and the matrices that turn them into the example's q, k and v.
 
-    x: np.ndarray
+    ``x_query`` is the vector of the word that asks (the last word before the blank: a
+    next-word model predicts the blank there); ``x_query @ W_Q`` is the blank's query.
+    ``x_key`` is the first fill-in-the-blank word's vector (France's); ``x_key @ W_K`` and
+    ``x_key @ W_V`` are its key and value.
+    """
+
+    x_query: np.ndarray
+    x_key: np.ndarray
     W_Q: np.ndarray
     W_K: np.ndarray
     W_V: np.ndarray
+
+    @property
+    def query(self) -> np.ndarray:
+        """The blank's query: ``x_query @ W_Q``."""
+        return _readonly(self.x_query @ self.W_Q)
+
+    @property
+    def key(self) -> np.ndarray:
+        """The first word's key: ``x_key @ W_K``."""
+        return _readonly(self.x_key @ self.W_K)
+
+    @property
+    def value(self) -> np.ndarray:
+        """The first word's value: ``x_key @ W_V``."""
+        return _readonly(self.x_key @ self.W_V)
 
 
 @dataclass(frozen=True)
@@ -102,16 +129,34 @@ _TABLES: dict[str, tuple[str, ...]] = {
     "fill_blank": (
         "tokens",
         "features",
-        "query",
-        "K",
+        "K_others",
         "shift",
         "value_features",
-        "V",
+        "V_others",
         "d_model",
     ),
-    "projections": ("x", "W_Q", "W_K", "W_V"),
+    "projections": ("x_query", "x_key", "W_Q", "W_K", "W_V"),
     "scaling": ("seed", "dims", "keys", "samples", "amplify"),
 }
+
+
+_SEE = "see the built-in qkv_math/data/numbers.toml"
+_MOVED: dict[str, str] = {
+    # keys of numbers files written before the projections computed the example's vectors
+    "fill_blank.query": "no longer written here: the blank's query is computed as "
+                        "projections.x_query times projections.W_Q; remove this key and set "
+                        f"x_query and W_Q in [projections] ({_SEE})",
+    "fill_blank.K": "no longer written here: write the keys of the words after the first as "
+                    "K_others; the first word's key is computed as projections.x_key times "
+                    f"projections.W_K ({_SEE})",
+    "fill_blank.V": "no longer written here: write the values of the words after the first as "
+                    "V_others; the first word's value is computed as projections.x_key times "
+                    f"projections.W_V ({_SEE})",
+    "projections.x": "replaced by x_query (the vector of the word that asks) and x_key (the "
+                     "first fill_blank word's), with matrices W_Q, W_K, W_V of one column per "
+                     f"feature ({_SEE})",
+}
+"""Keys of the earlier file format, each refused with what replaces it."""
 
 
 def _plural(n: int, word: str) -> str:
@@ -158,6 +203,8 @@ class _Reader:
             self.fail(name, f"must be a table ([{name}]), got {_describe(value)}")
         expected = _TABLES[name]
         for key in value:
+            if f"{name}.{key}" in _MOVED:
+                self.fail(f"{name}.{key}", _MOVED[f"{name}.{key}"])
             if key not in expected:
                 self.fail(f"{name}.{key}", f"unknown key; expected one of: {', '.join(expected)}")
         for key in expected:
@@ -324,7 +371,7 @@ def _exp_shown(r: _Reader, key: str, scores: np.ndarray, tokens: dict[str, tuple
                     f"e to that power; keep scores within ±{EXP_SHOWN_LIMIT:g}")
 
 
-def _fill_blank(r: _Reader, data: Mapping[str, Any]) -> FillBlank:
+def _fill_blank(r: _Reader, data: Mapping[str, Any], pj: Projections) -> FillBlank:
     t = r.table(data, "fill_blank")
     tokens = r.texts(t["tokens"], "fill_blank.tokens", WORD_COLUMNS,
                      "the sentence, the tables and the charts")
@@ -335,28 +382,39 @@ def _fill_blank(r: _Reader, data: Mapping[str, Any]) -> FillBlank:
     n = len(tokens[LANGUAGES[0]])
     m = len(features[LANGUAGES[0]])
     p = len(value_features[LANGUAGES[0]])
-    query = r.vector(t["query"], "fill_blank.query")
-    K = r.matrix(t["K"], "fill_blank.K")
-    V = r.matrix(t["V"], "fill_blank.V")
-    if query.shape[0] != m:
-        r.fail(
-            "fill_blank.query",
-            f"has {_plural(query.shape[0], 'number')} but there {_are(m, 'feature')}",
-        )
-    r.rows_match(K, "fill_blank.K", n, "token")
-    if K.shape[1] != m:
-        r.fail(
-            "fill_blank.K", f"has {_plural(K.shape[1], 'column')} but there {_are(m, 'feature')}"
-        )
-    r.rows_match(V, "fill_blank.V", n, "token")
-    if V.shape[1] != p:
-        r.fail(
-            "fill_blank.V",
-            f"has {_plural(V.shape[1], 'column')} but there {_are(p, 'value feature')}",
-        )
+    first = tokens.get("en", tokens[LANGUAGES[0]])[0]
+    # the projections give the blank's query and the first word's key and value, one number
+    # per feature (value feature); the file gives the keys and values of the others
+    for name, cols, what in (("W_Q", m, "feature"), ("W_K", m, "feature"),
+                             ("W_V", p, "value feature")):
+        w = getattr(pj, name)
+        if w.shape[1] != cols:
+            made = {"W_Q": "the blank's query", "W_K": f"the key of {first!r}",
+                    "W_V": f"the value of {first!r}"}[name]
+            r.fail(f"projections.{name}",
+                   f"has {_plural(w.shape[1], 'column')} but there {_are(cols, what)} "
+                   f"(fill_blank.{'value_features' if name == 'W_V' else 'features'}); "
+                   f"x times {name} is {made}, one number per {what}")
+    K_others = r.matrix(t["K_others"], "fill_blank.K_others")
+    V_others = r.matrix(t["V_others"], "fill_blank.V_others")
+    for name, a, cols, what in (("K_others", K_others, m, "feature"),
+                                ("V_others", V_others, p, "value feature")):
+        if a.shape[0] != n - 1:
+            r.fail(f"fill_blank.{name}",
+                   f"has {_plural(a.shape[0], 'row')} but there {_are(n - 1, 'word')} after "
+                   f"the first; the first word's ({first!r}) is computed from "
+                   f"projections.x_key")
+        if a.shape[1] != cols:
+            r.fail(f"fill_blank.{name}",
+                   f"has {_plural(a.shape[1], 'column')} but there {_are(cols, what)}")
+    query = pj.query
+    K = _readonly(np.vstack([pj.key, K_others]))
+    V = _readonly(np.vstack([pj.value, V_others]))
     shift = r.number(t["shift"], "fill_blank.shift")
     scores = K @ query
-    _exp_shown(r, "fill_blank.K", scores, tokens, "score")
+    # the first word's score comes from the projections alone (its key and the query)
+    _exp_shown(r, "fill_blank.K_others" if int(np.argmax(np.abs(scores))) else "projections",
+               scores, tokens, "score")
     low = int(np.argmin(scores))
     if scores[low] + shift < 0:
         name = tokens.get("en", tokens[LANGUAGES[0]])[low]
@@ -387,22 +445,21 @@ def _fill_blank(r: _Reader, data: Mapping[str, Any]) -> FillBlank:
 
 def _projections(r: _Reader, data: Mapping[str, Any]) -> Projections:
     t = r.table(data, "projections")
-    x = r.vector(t["x"], "projections.x")
+    x_query = r.vector(t["x_query"], "projections.x_query")
+    x_key = r.vector(t["x_key"], "projections.x_key")
+    if x_query.shape[0] != x_key.shape[0]:
+        r.fail("projections.x_query",
+               f"has {_plural(x_query.shape[0], 'number')} but x_key has "
+               f"{x_key.shape[0]}; every word vector of a model has the same length")
     W = {name: r.matrix(t[name], f"projections.{name}") for name in ("W_Q", "W_K", "W_V")}
     for name, w in W.items():
-        if w.shape[0] != x.shape[0]:
+        if w.shape[0] != x_key.shape[0]:
             r.fail(
                 f"projections.{name}",
-                f"has {_plural(w.shape[0], 'row')} but x has {_plural(x.shape[0], 'number')}; "
-                "x·W needs one row per entry of x",
+                f"has {_plural(w.shape[0], 'row')} but a word vector has "
+                f"{_plural(x_key.shape[0], 'number')}; x times W needs one row per entry of x",
             )
-    if W["W_K"].shape[1] != W["W_Q"].shape[1]:
-        r.fail(
-            "projections.W_K",
-            f"has {_plural(W['W_K'].shape[1], 'column')} but W_Q has {W['W_Q'].shape[1]}; "
-            "q·k needs q and k of the same length",
-        )
-    return Projections(x=x, **W)
+    return Projections(x_query=x_query, x_key=x_key, **W)
 
 
 def _positive_ints(r: _Reader, value: object, key: str) -> tuple[int, ...]:
@@ -495,10 +552,12 @@ def load_numbers(path: Path | str | None = None) -> Numbers:
     for name in data:
         if name not in _TABLES:
             r.fail(name, f"unknown table; expected: {', '.join(_TABLES)}")
+    worked_example = _worked_example(r, data)
+    projections = _projections(r, data)
     return Numbers(
         source=source,
-        worked_example=_worked_example(r, data),
-        fill_blank=_fill_blank(r, data),
-        projections=_projections(r, data),
+        worked_example=worked_example,
+        fill_blank=_fill_blank(r, data, projections),
+        projections=projections,
         scaling=_scaling(r, data),
     )

@@ -1,4 +1,10 @@
-"""Where Q, K and V come from: a word's vector x times three learned matrices."""
+"""Where Q, K and V come from: a word's vector x times three learned matrices.
+
+The scene works on the fill-in-the-blank example: the word that asks (the last word before
+the blank) gives the blank's query, and France's x gives its key and value, all computed by
+``qkv_math`` from the word vectors and matrices of the numbers file, so the vectors the later
+scenes use are the ones computed here.
+"""
 
 from __future__ import annotations
 
@@ -20,21 +26,38 @@ from manim import (
     Indicate,
     Line,
     Mobject,
-    MoveToTarget,
     Rectangle,
     SurroundingRectangle,
+    TransformFromCopy,
     VGroup,
 )
 
 from scenes import theme, widgets
-from scenes.base import NarratedScene
+from scenes.base import BeatClock, NarratedScene
 
 SEED = 5  # random look of the untrained matrices (not a value of the example)
-COLUMN_MARKS = ("first", "second")  # cue marks where each column of W_Q is worked out
+RESULT_MARKS = ("r0", "r1", "r2")  # cue marks where the voice says each entry of q
+WORKING_HOLD = 2.0  # seconds a working line stays after the voice says its result
+LINE_LEAD = 1.1  # a working line enters this long before the voice says its result
+TABLE_TOP, ROW_H = -0.65, 0.64  # the feature table's first row and row pitch, under the equation
+
+
+class WorkingLine:
+    """A line of working on screen: when the voice says its result and when it leaves
+    (scene seconds; ``gone_at`` is None while it is still shown). A plain class: scene files
+    are loaded outside ``sys.modules``, where dataclasses cannot resolve their annotations."""
+
+    def __init__(self, beat: str, mark: str, said_at: float) -> None:
+        self.beat, self.mark, self.said_at = beat, mark, said_at
+        self.gone_at: float | None = None
 
 
 class ProjectionsScene(NarratedScene):
     scene_id = "projections"
+
+    def setup(self) -> None:
+        super().setup()
+        self.working: list[WorkingLine] = []
 
     # -- pieces ---------------------------------------------------------------------------------
     def _row(self, xs, color: str) -> VGroup:
@@ -43,23 +66,23 @@ class ProjectionsScene(NarratedScene):
     def _mat(self, m: np.ndarray, color: str) -> VGroup:
         return widgets.matrix([[self.num(v) for v in row] for row in m], color)
 
-    def _equation(self, w: np.ndarray, result: np.ndarray, color: str, w_name: str,
-                  res_label: str, x_label: bool = True) -> VGroup:
+    def _equation(self, x: np.ndarray, w: np.ndarray, result: np.ndarray, color: str,
+                  w_name: str, res_label: str, x_label: str | None) -> VGroup:
         """x · W = r with labels (x and W above, r to the right): VGroup(x, ×, W, =, r, labels)."""
-        x = self._row(self.numbers.projections.x, theme.FG)
+        xs = self._row(x, theme.FG)
         times = theme.text("×", theme.NUM_SIZE)
         mat = self._mat(w, color)
         eq = theme.text("=", theme.NUM_SIZE)
         res = self._row(result, color)
-        VGroup(x, times, mat, eq, res).arrange(RIGHT, buff=0.3)
+        VGroup(xs, times, mat, eq, res).arrange(RIGHT, buff=0.3)
         labels = VGroup(
             theme.formula(w_name, 34, color).next_to(mat, UP, buff=0.15),
             theme.text(res_label, theme.SMALL_SIZE, color).next_to(res, RIGHT, buff=0.3),
         )
-        if x_label:
-            lab = theme.text(self.s("x_label"), theme.SMALL_SIZE, theme.FG)
-            labels.add(lab.next_to(x, UP, buff=0.2).align_to(labels[0], DOWN))
-        return VGroup(x, times, mat, eq, res, labels)
+        if x_label is not None:
+            lab = theme.text(x_label, theme.SMALL_SIZE, theme.FG)
+            labels.add(lab.next_to(xs, UP, buff=0.2).align_to(labels[0], DOWN))
+        return VGroup(xs, times, mat, eq, res, labels)
 
     def _grid(self, color: str, rng: np.random.Generator, rows: int, cols: int) -> VGroup:
         cells = VGroup(*[
@@ -78,34 +101,59 @@ class ProjectionsScene(NarratedScene):
                 anims.append(c.animate.set_fill(opacity=op))
         self.play(*anims, run_time=run_time)
 
+    def _clear_working(self, b: BeatClock, keep: tuple[Mobject, ...]) -> None:
+        """Fade out everything but ``keep``; the working lines leave now."""
+        for line in self.working:
+            if line.gone_at is None:
+                line.gone_at = self.now
+        self.clear_content(b, keep=keep)
+
     # -- the scene ------------------------------------------------------------------------------
     def narrate(self) -> None:
-        header = self._intro_and_q()
+        header, eq_q = self._intro_and_q()
+        table, frames, k_col = self._features(header, eq_q)
+        self._k_and_v(eq_q, table, frames, k_col)
         self._every_word(header)
         self._context(header)
         self._training(header)
         self._metaphor(header)
 
-    def _intro_and_q(self) -> Mobject:
+    def _intro_and_q(self) -> tuple[Mobject, VGroup]:
         pj, d = self.numbers.projections, self.derived
         with self.beat("intro") as b:
             header = self.title_card(b)
-            word_lab = theme.text(self.s("word"), theme.BODY_SIZE)
-            card = theme.panel(word_lab.width + 0.8, 0.8, theme.FG)
-            word = VGroup(card, word_lab.move_to(card)).move_to(UP * 1.6)
-            x = self._row(pj.x, theme.FG).move_to(DOWN * 0.4)
+            # the end of the hook's sentence: the word before the blank is the one that asks
+            tail = VGroup(theme.text(self.s("tail"), theme.BODY_SIZE, theme.MUTED),
+                          theme.text(self.s("asker"), theme.BODY_SIZE),
+                          theme.text(self.s("blank"), theme.BODY_SIZE, theme.MUTED))
+            tail.arrange(RIGHT, buff=0.15).move_to(UP * 1.9)
+            asker = tail[1]
+            asker_box = SurroundingRectangle(asker, color=theme.Q_COLOR, buff=0.12)
+            x = self._row(pj.x_query, theme.FG).move_to(UP * 0.15)
             x_lab = theme.text(self.s("x_label"), theme.SMALL_SIZE).next_to(x, DOWN, buff=0.25)
-            arrow = Arrow(word.get_bottom(), x.get_top(), buff=0.15, color=theme.MUTED)
-            self.fade_in(word, b=b)
+            arrow = Arrow(asker_box.get_bottom(), x.get_top(), buff=0.1, color=theme.MUTED)
+            note = VGroup(*[theme.text(line, theme.SMALL_SIZE, theme.ACCENT)
+                            for line in self.items("asker_note")]).arrange(DOWN, buff=0.15)
+            note.next_to(x_lab, DOWN, buff=0.45)
+            theme.fit(note)
+            self.play(FadeIn(tail, shift=0.1 * DOWN), run_time=b.rt(0.1, 0.6))
             b.until("x")
-            self.play(GrowArrow(arrow), FadeIn(x_lab), run_time=b.rt(0.1, 0.6))
-            self.play(FadeIn(x, shift=0.2 * DOWN), run_time=b.rt(0.1, 0.6))
+            self.play(Create(asker_box), GrowArrow(arrow), run_time=b.rt(0.06, 0.5))
+            self.play(FadeIn(x, shift=0.2 * DOWN), FadeIn(x_lab), run_time=b.rt(0.06, 0.5))
+            b.until("asker")
+            self.play(Indicate(tail[2], color=theme.MUTED), run_time=b.rt(0.06, 0.6))
+            self.play(asker.animate.set_color(theme.Q_COLOR), FadeIn(note, shift=0.1 * UP),
+                      run_time=b.rt(0.06, 0.7))
+            b.until("next")
+            self.play(Indicate(tail[2], color=theme.Q_COLOR, scale_factor=1.15),
+                      run_time=b.rt(0.06, 0.8))
 
         with self.beat("multiply_q") as b:
-            eq_q = self._equation(pj.W_Q, d.proj_q, theme.Q_COLOR, "W_Q", self.s("q_label"))
-            theme.fit(eq_q).move_to(UP * 1.3)
+            eq_q = self._equation(pj.x_query, pj.W_Q, d.proj_q, theme.Q_COLOR, "W_Q",
+                                  self.s("q_label"), self.s("x_asker"))
+            theme.fit(eq_q).move_to(UP * 1.55)
             x_new, times, mat, eqs, res, labels = eq_q
-            self.play(FadeOut(word), FadeOut(arrow), FadeOut(x_lab),
+            self.play(FadeOut(VGroup(tail, asker_box, arrow, x_lab, note)),
                       x.animate.move_to(x_new), run_time=b.rt(0.08, 0.7))
             self.remove(x)
             self.add(x_new)
@@ -114,75 +162,141 @@ class ProjectionsScene(NarratedScene):
             self.play(FadeIn(VGroup(times, mat, eqs, res, labels[0], labels[2:])),
                       run_time=b.rt(0.08, 0.8))
             rule = theme.text(self.s("col_rule"), theme.SMALL_SIZE, theme.MUTED)
-            rule.move_to(DOWN * 0.35)
+            rule.next_to(eq_q, DOWN, buff=0.35)
             n_rows, n_cols = pj.W_Q.shape
             x_box = SurroundingRectangle(x_new, color=theme.FG, buff=0.1)
             b.until("mat")
             self.play(Create(x_box), FadeIn(rule), run_time=b.rt(0.06, 0.6))
-            calc: Mobject | None = None
             col_box: Mobject | None = None
+            lines = VGroup()
             for j in range(n_cols):
                 col = VGroup(*[mat[1][r * n_cols + j] for r in range(n_rows)])
                 new_box = widgets.cell_frame(col, theme.Q_COLOR, 0.22)
-                pairs = [(self.num(a), self.num(w)) for a, w in zip(pj.x, pj.W_Q[:, j],
+                pairs = [(self.num(a), self.num(w)) for a, w in zip(pj.x_query, pj.W_Q[:, j],
                                                                     strict=True)]
-                new_calc = widgets.product_line(pairs, self.num(d.proj_q[j]),
-                                                (theme.FG, theme.Q_COLOR))
-                new_calc.next_to(rule, DOWN, buff=0.35)
-                if j < len(COLUMN_MARKS):  # the narration names the first columns
-                    b.until(COLUMN_MARKS[j], lead=0.9)
-                if col_box is None or calc is None:
-                    self.play(Create(new_box), FadeIn(new_calc, shift=0.1 * DOWN),
-                              run_time=b.rt(0.05, 0.45))
-                    col_box = new_box
-                else:  # old box and line out first, then the new ones in (no morph)
-                    self.play(FadeOut(col_box), FadeOut(calc), run_time=b.rt(0.04, 0.3))
-                    self.play(Create(new_box), FadeIn(new_calc, shift=0.1 * DOWN),
-                              run_time=b.rt(0.04, 0.35))
-                    col_box = new_box
-                widgets.land(self, new_calc[-1], res[1][j], b.rt(0.05, 0.45))
-                calc = new_calc
+                line = widgets.product_line(pairs, self.num(d.proj_q[j]),
+                                            (theme.FG, theme.Q_COLOR))
+                # every line stays: stacked under the rule, each in its column's order
+                line.next_to(lines if len(lines) else rule, DOWN, buff=0.3)
+                line.set_x(0)
+                lines.add(line)
+                mark = RESULT_MARKS[j] if j < len(RESULT_MARKS) else None
+                if mark is not None:  # the narration names the first columns' results
+                    b.until(mark, lead=LINE_LEAD)
+                anims = [Create(new_box), FadeIn(line, shift=0.1 * DOWN)]
+                if col_box is not None:
+                    anims.append(FadeOut(col_box))
+                self.play(*anims, run_time=b.rt(0.04, 0.4))
+                col_box = new_box
+                widgets.land(self, line[-1], res[1][j], b.rt(0.04, 0.4))
+                if mark is not None:
+                    self.working.append(WorkingLine("multiply_q", mark, b.start + b.mark(mark)))
             b.until("q")
-            self.play(FadeOut(VGroup(x_box, col_box)), FadeIn(res_label),
-                      Indicate(res, color=theme.Q_COLOR), run_time=b.rt(0.1, 0.8))
+            self.play(FadeOut(x_box), *([FadeOut(col_box)] if col_box else []),
+                      FadeIn(res_label), Indicate(res, color=theme.Q_COLOR),
+                      run_time=b.rt(0.1, 0.8))
             widgets.regroup(self, eq_q)
+        return header, eq_q
 
+    def _table(self) -> tuple[VGroup, VGroup, VGroup]:
+        """The feature table under the equation: the feature names, one row each, and the
+        columns of the blank's q and of France's k on the same rows (q's and k's numbers are
+        the same features). Returns (names, q column, k column); each column is
+        (left bracket, numbers, right bracket, label)."""
+        fb, d = self.numbers.fill_blank, self.derived
+        ys = [TABLE_TOP - i * ROW_H for i in range(len(fb.features[self.lang]))]
+        names = VGroup(*[theme.row_text(f, theme.BODY_SIZE).move_to(UP * y)
+                         for f, y in zip(fb.features[self.lang], ys, strict=True)])
+        for n in names[1:]:
+            n.align_to(names[0], RIGHT)
+        cols = []
+        for xs, color, label in ((d.proj_q, theme.Q_COLOR, self.s("q_label")),
+                                 (d.proj_k, theme.K_COLOR, self.s("k_owner"))):
+            nums = VGroup(*[theme.text(self.num(v), theme.NUM_SIZE, color).move_to(UP * y)
+                            for v, y in zip(xs, ys, strict=True)])
+            col = widgets.in_brackets(nums, color, pad=0.12)
+            col.add(theme.text(label, theme.SMALL_SIZE, color).next_to(col, UP, buff=0.4))
+            cols.append(col)
+        q_col, k_col = cols
+        q_col.next_to(names, RIGHT, buff=0.5 + max(0.0, (q_col[3].width - q_col.width) / 2),
+                      coor_mask=RIGHT)  # across only: its numbers stay on the rows
+        gap = (q_col[3].width + k_col[3].width) / 2 + 0.5
+        k_col.shift(RIGHT * (q_col[1].get_x() + gap - k_col[1].get_x()))
+        full = VGroup(names, q_col, k_col)
+        theme.fit(full)
+        full.set_x(0)
+        return names, q_col, k_col
+
+    def _features(self, header: Mobject, eq_q: VGroup) -> tuple[VGroup, VGroup, VGroup]:
+        """q's numbers, one feature each: the feature table with the blank's q as a column."""
+        d = self.derived
+        with self.beat("features") as b:
+            self._clear_working(b, keep=(header, eq_q))
+            names, q_col, k_col = self._table()
+            head = theme.text(self.s("feat_head"), theme.SMALL_SIZE, theme.MUTED)
+            head.align_to(names, RIGHT).align_to(q_col[3], DOWN)
+            self.play(FadeIn(q_col[0]), FadeIn(q_col[2]), FadeIn(q_col[3]), FadeIn(head),
+                      *[TransformFromCopy(src, dst) for src, dst in
+                        zip(eq_q[4][1], q_col[1], strict=True)],
+                      run_time=b.rt(0.1, 0.9))
+            for i, name in enumerate(names):
+                mark = f"f{i}"
+                if mark in b.marks:
+                    b.until(mark)
+                self.play(FadeIn(name, shift=0.1 * RIGHT),
+                          Indicate(q_col[1][i], color=theme.Q_COLOR), run_time=b.rt(0.05, 0.5))
+            b.until("wants")
+            frames = VGroup(*[widgets.cell_frame(q_col[1][i], theme.Q_COLOR, 0.2, 0.12)
+                              for i in d.fill_query_has])
+            self.play(*[Create(f) for f in frames],
+                      *[names[i].animate.set_color(theme.Q_COLOR) for i in d.fill_query_has],
+                      run_time=b.rt(0.08, 0.7))
+        return VGroup(names, q_col, head), frames, k_col
+
+    def _k_and_v(self, eq_q: VGroup, table: VGroup, frames: VGroup, k_col: VGroup) -> None:
+        pj, d = self.numbers.projections, self.derived
+        names = table[0]
         with self.beat("k_and_v") as b:
-            eqs_more = [
-                self._equation(w, r, color, name, lab, x_label=False)
+            eq_k, eq_v = (
+                self._equation(pj.x_key, w, r, color, name, self.s(lab), self.s("ctx_x"))
                 for w, r, color, name, lab in (
-                    (pj.W_K, d.proj_k, theme.K_COLOR, "W_K", self.s("k_label")),
-                    (pj.W_V, d.proj_v, theme.V_COLOR, "W_V", self.s("v_label")),
-                )
-            ]
-            eq_q.generate_target()
-            stack = VGroup(eq_q.target, *eqs_more).arrange(DOWN, buff=0.12)
-            for e in eqs_more:
-                e.shift(RIGHT * (eq_q.target[2].get_x() - e[2].get_x()))
-            stack.scale_to_fit_height(theme.CONTENT_H - 0.1)
-            stack.move_to(theme.CONTENT_CENTER)
-            self.play(FadeOut(rule), FadeOut(calc), MoveToTarget(eq_q), run_time=b.rt(0.08, 0.7))
-            for e, name, e_color in zip(eqs_more, "kv", (theme.K_COLOR, theme.V_COLOR),
-                                        strict=True):
+                    (pj.W_K, d.proj_k, theme.K_COLOR, "W_K", "k_label"),
+                    (pj.W_V, d.proj_v, theme.V_COLOR, "W_V", "v_label")))
+            for e in (eq_k, eq_v):
+                theme.fit(e).move_to(eq_q)
                 e[4][1].set_opacity(0)
-                if name == "v":
-                    b.until(name)
-                self.play(FadeIn(e), run_time=b.rt(0.07, 0.7))
-                b.until(f"{name}v", lead=0.7)
-                rt = b.rt(0.1, 0.7)
-                self.play(Indicate(e[0][1], color=theme.FG), Indicate(e[2][1], color=e_color),
-                          e[4][1].animate.set_opacity(1), run_time=rt)
-                widgets.regroup(self, e)
-            results = VGroup(eq_q[4], *[e[4] for e in eqs_more])
-            b.until("distinct")
-            colors = (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR)
-            boxes = VGroup(*[SurroundingRectangle(r, color=c, buff=0.06)
-                             for r, c in zip(results, colors, strict=True)])
-            self.play(*[Create(bx) for bx in boxes],
-                      *[Indicate(r, color=c, scale_factor=1.1)
-                        for r, c in zip(results, colors, strict=True)],
-                      run_time=b.rt(0.1, 1.0))
-        return header
+            # France's x in place of the asking word's; q stays in the table below
+            self.play(FadeOut(eq_q), FadeOut(frames),
+                      *[n.animate.set_color(theme.FG) for n in names], run_time=b.rt(0.06, 0.5))
+            self.play(FadeIn(VGroup(eq_k[:4], eq_k[4][0], eq_k[4][2], eq_k[5])),
+                      run_time=b.rt(0.06, 0.6))
+            b.until("kv", lead=0.6)
+            self.play(Indicate(eq_k[0][1], color=theme.FG),
+                      Indicate(eq_k[2][1], color=theme.K_COLOR),
+                      eq_k[4][1].animate.set_opacity(1), run_time=b.rt(0.08, 0.7))
+            widgets.regroup(self, eq_k)
+            b.until("tags")
+            self.play(FadeIn(k_col[0]), FadeIn(k_col[2]), FadeIn(k_col[3]),
+                      *[TransformFromCopy(src, dst) for src, dst in
+                        zip(eq_k[4][1], k_col[1], strict=True)], run_time=b.rt(0.08, 0.8))
+            tagged = [i for i, v in enumerate(d.proj_k) if v > 0]
+            tags = VGroup(*[widgets.cell_frame(k_col[1][i], theme.K_COLOR, 0.2, 0.12)
+                            for i in tagged])
+            self.play(*[Create(f) for f in tags], run_time=b.rt(0.06, 0.6))
+            b.until("v")
+            self.play(FadeOut(eq_k), run_time=b.rt(0.04, 0.4))
+            self.play(FadeIn(VGroup(eq_v[:4], eq_v[4][0], eq_v[4][2], eq_v[5])),
+                      run_time=b.rt(0.06, 0.5))
+            b.until("vv", lead=0.6)
+            self.play(Indicate(eq_v[0][1], color=theme.FG),
+                      Indicate(eq_v[2][1], color=theme.V_COLOR),
+                      eq_v[4][1].animate.set_opacity(1), run_time=b.rt(0.08, 0.7))
+            widgets.regroup(self, eq_v)
+            b.until("content")
+            content = theme.text(self.s("v_content"), theme.SMALL_SIZE, theme.V_COLOR)
+            content.next_to(eq_v[5][1], DOWN, buff=0.25).align_to(eq_v[5][1], LEFT)
+            self.play(FadeIn(content, shift=0.1 * UP), Indicate(eq_v[4], color=theme.V_COLOR),
+                      run_time=b.rt(0.08, 0.7))
 
     def _every_word(self, header: Mobject) -> None:
         fb = self.numbers.fill_blank
@@ -210,6 +324,7 @@ class ProjectionsScene(NarratedScene):
             self.play(FadeIn(cards, shift=0.1 * DOWN), run_time=b.rt(0.08, 0.7))
             self.play(*[GrowArrow(a) for a in arrows_in], FadeIn(box), FadeIn(mats),
                       FadeIn(every), run_time=b.rt(0.1, 0.9))
+            b.until("trio")
             self.play(*[GrowArrow(a) for a in arrows_out], FadeIn(chips, shift=0.1 * DOWN),
                       run_time=b.rt(0.1, 0.9))
             # Why three matrices, not x with x: the word's x, then its q and k side by side,
@@ -229,11 +344,8 @@ class ProjectionsScene(NarratedScene):
                                    ("v", theme.V_COLOR, "hands"))])
             legends.arrange(RIGHT, buff=1.0).move_to(DOWN * 1.75)
             theme.fit(legends)
-            for i, (mark, color) in enumerate((("ask", theme.Q_COLOR), ("kk", theme.K_COLOR),
-                                               ("vv", theme.V_COLOR))):
-                b.until(mark)
-                self.play(FadeIn(legends[i], shift=0.1 * UP),
-                          *[Indicate(t[i], color=color) for t in chips], run_time=b.rt(0.1, 0.9))
+            # what the three now do differently: q asks, k is matched, v hands over
+            self.play(FadeIn(legends, shift=0.1 * UP), run_time=b.rt(0.08, 0.8))
 
     def _context(self, header: Mobject) -> None:
         """Why France's key can already mean "where I grew up": earlier layers mixed its

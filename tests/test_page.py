@@ -27,9 +27,14 @@ def _four_feature_numbers(tmp_path: Path) -> Path:
          'en = ["a place name", "where I grew up", "an action"] }',
          'features = { zh = ["地名", "我长大的地方", "动作", "人"], '
          'en = ["a place name", "where I grew up", "an action", "a person"] }'),
-        ("query = [1, 1, 0]\n", "query = [1, 2, 0, -1]\n"),
-        ("K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]",
-         "K = [[1, 1, 0, 0], [1, 1, 0, 1], [0, 0, 1, 0], [-1, -1, 0, 0]]"),
+        # x_query [1, 0, 1] adds rows 1 and 3 of W_Q: the query [1, 2, 0, -1]
+        ("W_Q = [[1, 2, 0], [0, 1, 1], [0, -1, 0]]",
+         "W_Q = [[1, 2, 0, 0], [0, 1, 1, 0], [0, 0, 0, -1]]"),
+        # x_key [2, 1, 0]: twice row 1 of W_K plus row 2, France's key [1, 1, 0, 0]
+        ("W_K = [[0, 0, 1], [1, 1, -2], [1, 0, 0]]",
+         "W_K = [[0, 0, 1, 0], [1, 1, -2, 0], [1, 0, 0, 0]]"),
+        ("K_others = [[1, 0, 0], [0, 0, 1], [-2, -1, 0]]",
+         "K_others = [[1, 1, 0, 1], [0, 0, 1, 0], [-1, -1, 0, 0]]"),
     ]
     for old, new in swaps:
         assert old in text

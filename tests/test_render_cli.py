@@ -121,7 +121,7 @@ def _bad_numbers(tmp_path: Path, old: str, new: str) -> Path:
         # e^x of these scores is shown: overflowing (or absurd) values are refused
         ("K = [[0, 1], [1, 0], [1, 2]]", "K = [[0, 2000], [1, 0], [1, 2]]",
          "worked_example.K"),
-        ("query = [1, 1, 0]", "query = [60, 1, 0]", "fill_blank.K"),
+        ("x_query = [1, 0, 1]", "x_query = [60, 0, 1]", "fill_blank.K_others"),
         # a word wider than the scenes lay out is refused before any voice is made
         ('"France"', '"Liechtensteinerland"', "fill_blank.tokens.en[0]"),
     ],
@@ -142,10 +142,10 @@ FIVE_WORDS = [
     ('zh = ["法国", "北京", "长大", "我"], en = ["France", "Beijing", "grew up", "I"]',
      'zh = ["法国", "北京", "长大", "我", "说"], '
      'en = ["France", "Beijing", "grew up", "I", "speak"]'),
-    ("K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]",
-     "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0], [0, 0, 1]]"),
-    ("V = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]",
-     "V = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0], [0, 0, 1]]"),
+    ("K_others = [[1, 0, 0], [0, 0, 1], [-2, -1, 0]]",
+     "K_others = [[1, 0, 0], [0, 0, 1], [-2, -1, 0], [0, 0, 1]]"),
+    ("V_others = [[0, 1, 0], [0, 0, 1], [0, 0, 0]]",
+     "V_others = [[0, 1, 0], [0, 0, 1], [0, 0, 0], [0, 0, 1]]"),
 ]
 
 

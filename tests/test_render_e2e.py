@@ -136,8 +136,9 @@ def test_one_numbers_file_reaches_both_cuts(overview, tmp_path):
     tmp = out.parent
     changed = tmp_path / "numbers.toml"
     text = (tmp / "numbers.toml").read_text("utf-8")
-    assert "query = [1, 1, 0]" in text and f"V = {NEW_V}" in text
-    changed.write_text(text.replace("query = [1, 1, 0]", "query = [1, 1, 1]")
+    # the blank's query is x_query times W_Q: [1, 1, 1] adds all three rows of W_Q
+    assert "x_query = [1, 0, 1]" in text and f"V = {NEW_V}" in text
+    changed.write_text(text.replace("x_query = [1, 0, 1]", "x_query = [1, 1, 1]")
                        .replace(f"V = {NEW_V}", "V = [[1, 1], [2, 0], [0, 3]]"), "utf-8")
     p = subprocess.run(
         [sys.executable, str(ROOT / "render.py"), "--plan", "--cut", "all", "--lang", "all",

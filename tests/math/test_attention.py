@@ -40,13 +40,19 @@ def test_fill_blank_and_projections_by_hand() -> None:
     assert d.fill_shifted == pytest.approx([5 / 12, 4 / 12, 3 / 12, 0.0])
     # V is the identity on the first three tokens and zero for "我".
     assert d.fill_output == pytest.approx(weights[:3])
-    # x = [1, 0, 1] picks rows 1 and 3 of each W and adds them.
-    assert d.proj_q == pytest.approx([2.0, 1.0])
-    assert d.proj_k == pytest.approx([1.0, 1.0])
-    assert d.proj_v == pytest.approx([1.0, 2.0])
+    # The projections make the example's vectors. x_query = [1, 0, 1] picks rows 1 and 3
+    # of W_Q = [[1, 2, 0], [0, 1, 1], [0, -1, 0]] and adds them: [1, 1, 0], the blank's query.
+    # x_key = [2, 1, 0] takes twice row 1 plus row 2: of W_K = [[0, 0, 1], [1, 1, -2], ...]
+    # France's key [1, 1, 0]; of W_V = [[0, 0, 1], [1, 0, -2], ...] its value [1, 0, 0].
+    n = load_numbers()
+    assert d.proj_q == pytest.approx([1.0, 1.0, 0.0])
+    assert d.proj_k == pytest.approx([1.0, 1.0, 0.0])
+    assert d.proj_v == pytest.approx([1.0, 0.0, 0.0])
+    # ... and they are the vectors every later scene uses.
+    assert n.fill_blank.query.tolist() == d.proj_q.tolist()
+    assert n.fill_blank.K[0].tolist() == d.proj_k.tolist()
+    assert n.fill_blank.V[0].tolist() == d.proj_v.tolist()
     assert d.sqrt_d_model == 8.0
-    # The shipped example gives a word three different vectors.
-    assert len({tuple(d.proj_q), tuple(d.proj_k), tuple(d.proj_v)}) == 3
     # e^score and its total, as the softmax scene shows them.
     assert d.fill_exp == pytest.approx([math.exp(s) for s in scores])
     assert d.fill_exp_total == pytest.approx(total)

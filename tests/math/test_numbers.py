@@ -33,6 +33,12 @@ def drop_table(name: str) -> Callable[[str], str]:
     return edit
 
 
+# snippets of the default file: the other words' keys and values, and France's W_K
+FILL_K = "K_others = [[1, 0, 0], [0, 0, 1], [-2, -1, 0]]"
+FILL_V = "V_others = [[0, 1, 0], [0, 0, 1], [0, 0, 0]]"
+W_K = "W_K = [[0, 0, 1], [1, 1, -2], [1, 0, 0]]"
+
+
 def write(tmp_path: Path, text: str, name: str = "my_numbers.toml") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
@@ -54,7 +60,8 @@ def test_default_file_loads() -> None:
     assert fb.query.tolist() == [1, 1, 0]
     assert fb.K.shape == (4, 3) and fb.V.shape == (4, 3)
     assert fb.shift == 3.0 and fb.d_model == 64
-    assert pr.x.tolist() == [1, 0, 1] and pr.W_V.shape == (3, 2)
+    assert pr.x_query.tolist() == [1, 0, 1] and pr.x_key.tolist() == [2, 1, 0]
+    assert pr.W_Q.shape == pr.W_K.shape == pr.W_V.shape == (3, 3)
     assert (sc.seed, sc.dims, sc.keys, sc.samples) == (7, (4, 16, 64, 256), 4, 2000)
     assert sc.amplify == (1.0, 2.0, 4.0, 8.0)
     assert load_numbers(str(DEFAULT_NUMBERS)).worked_example.query == 1
@@ -95,45 +102,38 @@ BAD = [
         "worked_example.K",
     ),
     ("v-rows", sub("V = [[1, 2], [3, 0], [0, 1]]", "V = [[1, 2], [3, 0]]"), "worked_example.V"),
-    ("fill-query-length", sub("query = [1, 1, 0]", "query = [1, 1]"), "fill_blank.query"),
-    (
-        "fill-k-columns",
-        sub(
-            "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]",
-            "K = [[1, 1], [1, 0], [0, 0], [-2, -1]]",
-        ),
-        "fill_blank.K",
-    ),
-    (
-        "fill-v-columns",
-        sub(
-            "V = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]",
-            "V = [[1, 0], [0, 1], [0, 0], [0, 0]]",
-        ),
-        "fill_blank.V",
-    ),
-    (
-        "proj-rows",
-        sub("W_K = [[0, 1], [1, 0], [1, 0]]", "W_K = [[0, 1], [1, 0]]"),
-        "projections.W_K",
-    ),
-    (
-        "proj-columns",
-        sub("W_K = [[0, 1], [1, 0], [1, 0]]", "W_K = [[0, 1, 0], [1, 0, 0], [1, 0, 0]]"),
-        "projections.W_K",
-    ),
+    ("x-lengths", sub("x_query = [1, 0, 1]", "x_query = [1, 0]"), "projections.x_query"),
+    ("fill-k-columns", sub(FILL_K, "K_others = [[1, 0], [0, 0], [-2, -1]]"),
+     "fill_blank.K_others"),
+    # the first word's key is computed, so the file lists one key fewer than there are words
+    ("fill-k-rows", sub(FILL_K, "K_others = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]"),
+     "fill_blank.K_others"),
+    ("fill-v-columns", sub(FILL_V, "V_others = [[0, 1], [0, 0], [0, 0]]"),
+     "fill_blank.V_others"),
+    ("fill-v-rows", sub(FILL_V, "V_others = [[0, 1, 0], [0, 0, 1]]"), "fill_blank.V_others"),
+    ("proj-rows", sub(W_K, "W_K = [[0, 0, 1], [1, 1, -2]]"), "projections.W_K"),
+    # x times W_K is France's key: one number per feature
+    ("proj-columns", sub(W_K, "W_K = [[0, 0], [1, 1], [1, 0]]"), "projections.W_K"),
+    ("proj-q-columns", sub("W_Q = [[1, 2, 0], [0, 1, 1], [0, -1, 0]]",
+                           "W_Q = [[1, 2, 0, 1], [0, 1, 1, 1], [0, -1, 0, 1]]"),
+     "projections.W_Q"),
+    ("proj-v-columns", sub("W_V = [[0, 0, 1], [1, 0, -2], [0, 1, 0]]",
+                           "W_V = [[0, 0], [1, 0], [0, 1]]"), "projections.W_V"),
+    # France's score comes from the projections alone: e^x of it would be absurd
+    ("proj-score-huge", sub("x_key   = [2, 1, 0]", "x_key   = [200, 100, 0]"), "projections"),
     (
         "nan",
         sub("\nQ = [[1, 0], [0, 1], [1, 1]]", "\nQ = [[nan, 0], [0, 1], [1, 1]]"),
         "worked_example.Q",
     ),
-    ("inf", sub("[-2, -1, 0]]", "[-inf, -1, 0]]"), "fill_blank.K"),
+    ("inf", sub("[-2, -1, 0]]", "[-inf, -1, 0]]"), "fill_blank.K_others"),
     (
         "string",
         sub("V = [[1, 2], [3, 0], [0, 1]]", 'V = [[1, "2"], [3, 0], [0, 1]]'),
         "worked_example.V",
     ),
-    ("bool-in-vector", sub("x = [1, 0, 1]", "x = [true, 0, 1]"), "projections.x"),
+    ("bool-in-vector", sub("x_query = [1, 0, 1]", "x_query = [true, 0, 1]"),
+     "projections.x_query"),
     ("bool-query", sub("query = 1 ", "query = true "), "worked_example.query"),
     (
         "token-count",
@@ -173,12 +173,9 @@ BAD = [
     ("negative-shifted-score", sub("shift = 3 ", "shift = 1 "), "fill_blank.shift"),
     (
         "shift-zero-total",
+        # a query of zeros scores 0 with every key; with shift 0 nothing is left to divide by
         lambda t: sub("shift = 3 ", "shift = 0 ")(
-            sub("K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]", "K = [[0, 0, 0]] ")(t)
-            .replace("[[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]", "[[0, 0, 0]]")
-            .replace('["法国", "北京", "长大", "我"]', '["我"]')
-            .replace('["France", "Beijing", "grew up", "I"]', '["I"]')
-        ),
+            sub("x_query = [1, 0, 1]", "x_query = [0, 0, 0]")(t)),
         "fill_blank.shift",
     ),
     ("d-model-zero", sub("d_model = 64", "d_model = 0"), "fill_blank.d_model"),
@@ -238,7 +235,7 @@ def test_messages_name_the_problem(tmp_path: Path) -> None:
         sub("shift = 3 ", "shift = 1 "): "at least 3",
         sub("query = 1 ", "query = 3 "): "0 to 2",
         sub("query = 1 ", "query = 1.5 "): "whole number",
-        sub("x = [1, 0, 1]", "x = [true, 0, 1]"): "boolean",
+        sub("x_query = [1, 0, 1]", "x_query = [true, 0, 1]"): "boolean",
         sub("[-2, -1, 0]]", "[-inf, -1, 0]]"): "finite",
         sub(', en = ["a place name", "where I grew up", "an action"]', ""): '"en"',
     }
@@ -310,3 +307,81 @@ def test_a_too_wide_word_is_refused_with_its_width_and_the_limit(tmp_path: Path)
     ok = sub('"France"', '"Liechtenstei"')(ok)
     load_numbers(write(tmp_path, ok, "at_limit.toml"))
 
+
+
+def test_the_projections_make_the_example_vectors(tmp_path: Path) -> None:
+    """The blank's query and France's key and value are computed from the word vectors and
+    matrices: changing W_K changes France's key, its score and what the narration says."""
+    from narration.facts import build_facts
+
+    n = load_numbers()
+    pj, fb = n.projections, n.fill_blank
+    assert fb.query.tolist() == (pj.x_query @ pj.W_Q).tolist()
+    assert fb.K[0].tolist() == (pj.x_key @ pj.W_K).tolist()
+    assert fb.V[0].tolist() == (pj.x_key @ pj.W_V).tolist()
+    # the rest of K and V is the file's K_others and V_others, in token order
+    assert fb.K[1:].tolist() == [[1, 0, 0], [0, 0, 1], [-2, -1, 0]]
+    assert fb.V[1:].tolist() == [[0, 1, 0], [0, 0, 1], [0, 0, 0]]
+    assert not fb.K.flags.writeable and not fb.query.flags.writeable
+
+    # x_key = [2, 1, 0]: France's key is twice row 1 of W_K plus row 2; rows 1 and 2 below
+    # make it [1, 0, 0], which scores 1 against the query [1, 1, 0].
+    edit = sub(W_K, "W_K = [[0, 0, 1], [1, 0, -2], [1, 0, 0]]")
+    n2 = load_numbers(write(tmp_path, edit(DEFAULT_TEXT)))
+    d2 = derive(n2)
+    assert n2.fill_blank.K[0].tolist() == [1, 0, 0]
+    assert d2.proj_k.tolist() == [1, 0, 0] and d2.fill_scores[0] == 1.0
+    facts = build_facts(n2, d2)
+    assert facts["fb.k.0"] == facts["pj.k"] == (1.0, 0.0, 0.0)
+    assert facts["fb.score.0"] == 1.0
+
+
+OLD_FORMAT = {
+    # the earlier format's keys, each refused with what replaces it
+    "fill_blank.query": ("shift = 3 ", "query = [1, 1, 0]\nshift = 3 ", "x_query"),
+    "fill_blank.K": ("shift = 3 ", "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]\n"
+                     "shift = 3 ", "K_others"),
+    "fill_blank.V": ("d_model = 64", "V = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]\n"
+                     "d_model = 64", "V_others"),
+    "projections.x": ("x_query = [1, 0, 1]", "x = [1, 0, 1]\nx_query = [1, 0, 1]", "x_key"),
+}
+
+
+@pytest.mark.parametrize("key", OLD_FORMAT)
+def test_an_earlier_format_key_is_refused_with_what_replaces_it(tmp_path: Path, key: str) -> None:
+    old, new, names = OLD_FORMAT[key]
+    path = write(tmp_path, sub(old, new)(DEFAULT_TEXT))
+    with pytest.raises(NumbersError) as info:
+        load_numbers(path)
+    message = str(info.value)
+    assert info.value.key == key and "\n" not in message
+    assert message.startswith(f"{path}: {key}: ") and names in message
+
+
+def test_a_whole_earlier_format_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    start, end = DEFAULT_TEXT.index("[fill_blank]"), DEFAULT_TEXT.index("[scaling]")
+    old = DEFAULT_TEXT[:start] + """[fill_blank]
+tokens   = { zh = ["法国", "北京", "长大", "我"], en = ["France", "Beijing", "grew up", "I"] }
+features = { zh = ["地名", "我长大的地方", "动作"], en = ["a place name", "where I grew up",
+                                                   "an action"] }
+query = [1, 1, 0]
+K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]
+shift = 3
+value_features = { zh = ["法语", "汉语", "成长"], en = ["French", "Chinese", "growing up"] }
+V = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]
+d_model = 64
+
+[projections]
+x = [1, 0, 1]
+W_Q = [[1, 0], [0, 1], [1, 1]]
+W_K = [[0, 1], [1, 0], [1, 0]]
+W_V = [[1, 0], [0, 1], [0, 2]]
+
+""" + DEFAULT_TEXT[end:]
+    path = write(tmp_path, old)
+    with pytest.raises(NumbersError) as info:
+        load_numbers(path)
+    message = str(info.value)
+    assert "\n" not in message and info.value.key in {
+        "projections.x", "fill_blank.query", "fill_blank.K", "fill_blank.V"}
+    assert "numbers.toml" in message  # points to the built-in file as the model

@@ -45,11 +45,6 @@ class Case:
     """Whether the statement's "yes" wording is true, judged from the numbers."""
 
 
-def _proj(n: Numbers) -> list[tuple[float, ...]]:
-    pj = n.projections
-    return [tuple(pj.x @ w) for w in (pj.W_Q, pj.W_K, pj.W_V)]
-
-
 def _naive(n: Numbers, shift: float) -> np.ndarray:
     s = n.fill_blank.K @ n.fill_blank.query
     return (s + shift) / (s + shift).sum()
@@ -69,42 +64,43 @@ def _fill_output(n: Numbers) -> np.ndarray:
     return (np.exp(s) / np.exp(s).sum()) @ n.fill_blank.V
 
 
-FILL_K = "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]"
+# The other words' keys; France's key (x_key times W_K) and value (x_key times W_V), and the
+# blank's query (x_query times W_Q), are edited through the projections.
+FILL_K = "K_others = [[1, 0, 0], [0, 0, 1], [-2, -1, 0]]"
+W_K = "W_K = [[0, 0, 1], [1, 1, -2], [1, 0, 0]]"
+W_V = "W_V = [[0, 0, 1], [1, 0, -2], [0, 1, 0]]"
 
 CASES = [
-    Case("pj.distinct",
-         sub("W_V = [[1, 0], [0, 1], [0, 2]]", "W_V = [[1, 0], [0, 1], [1, 1]]"),
-         lambda n: len(set(_proj(n))) == 3),
     # "every share changes" when the naive constant goes up by one: false by default, since
     # a token scoring exactly the mean keeps its share; true once no score is the mean.
     Case("fb.alt_changes",
-         sub(FILL_K, "K = [[1, 1, 0], [1, 0, 0], [1, 0, 1], [-2, -1, 0]]"),
+         sub(FILL_K, "K_others = [[1, 0, 0], [1, 0, 1], [-2, -1, 0]]"),
          lambda n: bool(np.all(np.abs(_naive(n, n.fill_blank.shift)
                                       - _naive(n, n.fill_blank.shift + 1)) > 5e-3))),
     Case("fb.naive_top_half",
-         sub(FILL_K, "K = [[3, 3, 0], [1, 0, 0], [0, 0, 1], [-2, -1, 0]]"),
+         sub(W_K, "W_K = [[1, 1, 0], [1, 1, 0], [1, 0, 0]]"),  # France's key [3, 3, 0]
          lambda n: _naive(n, n.fill_blank.shift)[_fill_top(n)] < 0.5),
     Case("fb.softmax_sharper",
          lambda t: sub("shift = 3", "shift = 0")(
-             sub(FILL_K, "K = [[1, 1, 0], [1, 0, 0], [0, 0, 1], [0, 0, 0]]")(t)),
+             sub(FILL_K, "K_others = [[1, 0, 0], [0, 0, 1], [0, 0, 0]]")(t)),
          lambda n: _softmax_top(n) >= _naive(n, n.fill_blank.shift)[_fill_top(n)] + 0.1),
     Case("fb.out_mix",  # the blank receives mostly one value feature
-         sub("V = [[1, 0, 0]", "V = [[1, 1, 1]"),
+         sub(W_V, "W_V = [[0, 0, 1], [1, 1, -1], [0, 1, 0]]"),  # France's value [1, 1, 1]
          lambda n: _fill_output(n).max() > 0.5 * _fill_output(n).sum()),
     Case("fb.wants",
-         sub("query = [1, 1, 0]", "query = [0, 0, 0]"),
+         sub("x_query = [1, 0, 1]", "x_query = [0, 0, 0]"),  # the query [0, 0, 0]
          lambda n: bool((n.fill_blank.query > 0).any())),
     Case("fb.match.1",  # Beijing's key shares one feature with the query
          sub("[1, 0, 0], [0, 0, 1]", "[1, 1, 0], [0, 0, 1]"),
          lambda n: int(((n.fill_blank.query * n.fill_blank.K[1]) > 0).sum()) == 1),
     Case("fb.shared.0",  # France's key matches the query on the first two features
-         sub("K = [[1, 1, 0]", "K = [[1, 0, 1]"),
+         sub(W_K, "W_K = [[0, 0, 1], [1, 0, -1], [1, 0, 0]]"),  # France's key [1, 0, 1]
          lambda n: list((n.fill_blank.query * n.fill_blank.K[0] > 0).nonzero()[0]) == [0, 1]),
     Case("fb.tags.0",  # France's key is tagged with the second feature ("where I grew up")
-         sub("K = [[1, 1, 0]", "K = [[1, 0, 0]"),
+         sub(W_K, "W_K = [[0, 0, 1], [1, 0, -2], [1, 0, 0]]"),  # France's key [1, 0, 0]
          lambda n: n.fill_blank.K[0][1] > 0),
     Case("fb.v_has.0",  # France's value holds only the first value feature
-         sub("V = [[1, 0, 0]", "V = [[0, 1, 0]"),
+         sub(W_V, "W_V = [[0, 0, 1], [0, 1, -2], [0, 1, 0]]"),  # France's value [0, 1, 0]
          lambda n: list(n.fill_blank.V[0].nonzero()[0]) == [0]),
     Case("fb.low_note",  # the lowest score is negative
          sub("[-2, -1, 0]", "[0, 0, 0]"),
