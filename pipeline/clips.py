@@ -9,7 +9,8 @@ playing full-HD video (manim-slides #392).
 Posters: a scene opens on an empty frame (its title is being written) and closes with a
 fade to empty, so its literal first and last frames show nothing. The "first" poster is
 therefore the frame where the first beat ends (title and opening content in place) and
-the "last" poster the frame where the last beat ends, just before the closing fade.
+the "last" poster the frame where the last beat ends, just before the closing fade: the
+scene's fullest frame, which the deck's movies and the page's clip players show.
 """
 
 from __future__ import annotations
