@@ -14,11 +14,13 @@ and LibreOffice have or substitute (:data:`LATIN_FONT`, :data:`EA_FONT`). python
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from common.atomic import atomic_path
+from common.text import columns
 from narration import numfmt
 from narration.scripts import SceneScript
 from qkv_math import Derived, Numbers
@@ -293,9 +295,12 @@ def _quiz(slide, s: TextSlide, lang: str) -> None:
             _text(slide, "Prompt", s.prompt, margin, int(SLIDE_H * 0.62),
                   SLIDE_W - 2 * margin, int(SLIDE_H * 0.1), 24, ACCENT, lang=lang)
         return
-    # the panel fits its lines (26 pt, 10 pt apart) with room above and below, as the video's
+    # the panel fits its lines (26 pt, 10 pt apart, a line that wraps counted twice) with
+    # room above and below, as the video's does
     top, width = int(SLIDE_H * 0.42), int(SLIDE_W * 0.72)
-    height = min(int(SLIDE_H * 0.52), int(SLIDE_H * (0.1 + 0.075 * len(s.lines))))
+    per_line = (width - 2 * int(SLIDE_W * 0.03)) / 12700 / 26 * 2 * 0.95  # columns of 26 pt
+    rows = sum(max(1, math.ceil(columns(t) / per_line)) for t, _c in s.lines)
+    height = min(int(SLIDE_H * 0.56), int(SLIDE_H * (0.1 + 0.075 * rows)))
     panel = slide.shapes.add_shape(MSO_SHAPE.ROUNDED_RECTANGLE, (SLIDE_W - width) // 2, top,
                                    width, height)
     panel.adjustments[0] = 0.06
