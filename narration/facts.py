@@ -68,6 +68,20 @@ def _match_count(n: int, lang: str) -> str:
     return f"matches on {w} feature{'s' if n > 1 else ''}"
 
 
+def _mix(vfeats: dict[str, tuple[str, ...]], main_at: int, traces: tuple[int, ...],
+         majority: bool) -> FactValue:
+    """What a received vector is made of: its largest feature, and the traces of others."""
+    main = {lang: _quoted([vf[main_at]], lang, "") for lang, vf in vfeats.items()}
+    rest = {lang: _quoted([vf[j] for j in traces], lang, "") for lang, vf in vfeats.items()}
+    zh_rest = f"，也混进一点{rest['zh']}" if rest["zh"] else ""
+    en_rest = f", with a little {rest['en']}" if rest["en"] else ""
+    return claim(
+        majority,
+        {"zh": f"大部分是{main['zh']}{zh_rest}", "en": f"mostly {main['en']}{en_rest}"},
+        {"zh": f"最多的是{main['zh']}{zh_rest}",
+         "en": f"more {main['en']} than anything else{en_rest}"})
+
+
 def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     """Every fact a script may name, formatted later per language."""
     f: dict[str, FactValue] = {}
@@ -164,27 +178,12 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         {"zh": "每个词的比例全都变了", "en": "every share changes"},
         {"zh": f"比例跟着变了，只有{_joined(kept, fb.tokens, 'zh')}碰巧没动",
          "en": f"the shares move; only {_joined(kept, fb.tokens, 'en')} happens to stay put"})
-    f["fb.naive_top_half"] = claim(
-        derived.naive_top_below_half,
-        {"zh": "还不到一半", "en": "less than half"},
-        {"zh": "一半或更多", "en": "half or more"})
-    f["fb.softmax_sharper"] = claim(
-        derived.softmax_sharper,
-        {"zh": "明显比加常数时多", "en": "clearly more than before"},
-        claim(derived.softmax_gain > 0,
-              {"zh": "比加常数时略多", "en": "a little more than before"},
-              {"zh": "并不比加常数时多", "en": "no more than before"}))
-    main = {lang: _quoted([vf[derived.fill_output_main]], lang, "") for lang, vf in
-            fb.value_features.items()}
-    rest = {lang: _quoted([vf[j] for j in derived.fill_output_traces], lang, "") for lang, vf in
-            fb.value_features.items()}
-    zh_rest = f"，也混进一点{rest['zh']}" if rest["zh"] else ""
-    en_rest = f", with a little {rest['en']}" if rest["en"] else ""
-    f["fb.out_mix"] = claim(
-        derived.fill_output_majority,
-        {"zh": f"大部分是{main['zh']}{zh_rest}", "en": f"mostly {main['en']}{en_rest}"},
-        {"zh": f"最多的是{main['zh']}{zh_rest}",
-         "en": f"more {main['en']} than anything else{en_rest}"})
+    f["fb.out_mix"] = _mix(fb.value_features, derived.fill_output_main,
+                           derived.fill_output_traces, derived.fill_output_majority)
+    f["fb.output_scaled"] = _vec(derived.fill_output_scaled)
+    f["fb.out_mix_scaled"] = _mix(fb.value_features, derived.fill_output_scaled_main,
+                                  derived.fill_output_scaled_traces,
+                                  derived.fill_output_scaled_majority)
 
     # the projections: the asking word's x gives the blank's query, France's x its key and value
     f["pj.x_query"] = _vec(pj.x_query)

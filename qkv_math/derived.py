@@ -50,8 +50,12 @@ class Derived:
     """The naive attempt's other constant (shift + 1), to show that the shares depend on it."""
     fill_shifted_alt: np.ndarray
     """(fill_scores + shift_alt) / their sum."""
+    fill_scores_scaled: np.ndarray
+    """fill_scores / √d with d the fill_blank key length: what the real formula's softmax
+    is given."""
     fill_weights_scaled: np.ndarray
-    """softmax(fill_scores / √d) with d the fill_blank key length, for comparison."""
+    """softmax(fill_scores_scaled): the real formula's shares, used from the scaling scene
+    on."""
     worked_exp: np.ndarray
     """e to each scaled score of the worked example's query."""
     worked_exp_total: float
@@ -76,19 +80,21 @@ class Derived:
     shift_alt_unchanged: tuple[int, ...]
     """fill_blank tokens whose naive share is the same (to half a percentage point) with
     ``shift`` and with ``shift_alt``."""
-    naive_top_below_half: bool
-    """Whether the naive attempt gives the top token (``fill_order[0]``) less than half."""
-    softmax_sharper: bool
-    """Whether softmax gives the top token a share at least ten percentage points larger
-    than the naive attempt does."""
-    softmax_gain: float
-    """Softmax's share for the top token minus the naive attempt's."""
     fill_output_main: int
     """The value feature the blank receives most of (largest entry of ``fill_output``)."""
     fill_output_majority: bool
     """Whether that feature makes up more than half of everything the blank receives."""
     fill_output_traces: tuple[int, ...]
     """The other value features the blank receives a visible amount of (at least 0.005)."""
+    fill_output_scaled: np.ndarray
+    """fill_weights_scaled · V: what the blank receives by the real formula (÷ √d)."""
+    fill_output_scaled_main: int
+    fill_output_scaled_majority: bool
+    fill_output_scaled_traces: tuple[int, ...]
+    """As ``fill_output_main``, ``_majority`` and ``_traces``, for ``fill_output_scaled``."""
+    fill_shift_invariant: bool
+    """Whether softmax gives the same shares with ``shift`` added to every score (it must:
+    the video says so)."""
 
 
 def derive(numbers: Numbers) -> Derived:
@@ -103,9 +109,11 @@ def derive(numbers: Numbers) -> Derived:
     fill_exp = np.exp(fill_scores)
     worked_exp = np.exp(worked.scaled)
     shift_alt = float(fb.shift) + 1
-    top = int(np.argsort(-fill_weights, kind="stable")[0])
     naive = shift_normalize(fill_scores, fb.shift)
     fill_output = fill_weights @ fb.V
+    fill_scores_scaled = fill_scores / math.sqrt(fb.K.shape[1])
+    fill_weights_scaled = softmax(fill_scores_scaled)
+    fill_output_scaled = fill_weights_scaled @ fb.V
     return Derived(
         worked=worked,
         worked_all=attention(we.Q, we.K, we.V, scale=True),
@@ -124,7 +132,8 @@ def derive(numbers: Numbers) -> Derived:
         fill_exp_total=float(fill_exp.sum()),
         shift_alt=shift_alt,
         fill_shifted_alt=shift_normalize(fill_scores, shift_alt),
-        fill_weights_scaled=softmax(fill_scores / math.sqrt(fb.K.shape[1])),
+        fill_scores_scaled=fill_scores_scaled,
+        fill_weights_scaled=fill_weights_scaled,
         worked_exp=worked_exp,
         worked_exp_total=float(worked_exp.sum()),
         worked_top=int(np.argmax(worked.weights)),
@@ -138,11 +147,19 @@ def derive(numbers: Numbers) -> Derived:
         fill_score_max=float(np.max(fill_scores)),
         shift_alt_unchanged=tuple(int(i) for i in np.flatnonzero(np.isclose(
             naive, shift_normalize(fill_scores, shift_alt), rtol=0, atol=5e-3))),
-        naive_top_below_half=bool(naive[top] < 0.5),
-        softmax_sharper=bool(fill_weights[top] >= naive[top] + 0.1),
-        softmax_gain=float(fill_weights[top] - naive[top]),
         fill_output_main=int(np.argmax(fill_output)),
         fill_output_majority=bool(fill_output.max() > 0.5 * fill_output.sum()),
-        fill_output_traces=tuple(int(j) for j in np.flatnonzero(fill_output >= 5e-3)
-                                 if j != int(np.argmax(fill_output))),
+        fill_output_traces=_traces(fill_output),
+        fill_output_scaled=fill_output_scaled,
+        fill_output_scaled_main=int(np.argmax(fill_output_scaled)),
+        fill_output_scaled_majority=bool(fill_output_scaled.max()
+                                         > 0.5 * fill_output_scaled.sum()),
+        fill_output_scaled_traces=_traces(fill_output_scaled),
+        fill_shift_invariant=bool(np.allclose(softmax(fill_scores + float(fb.shift)),
+                                              fill_weights)),
     )
+
+
+def _traces(output: np.ndarray) -> tuple[int, ...]:
+    """The value features other than the largest with a visible amount (at least 0.005)."""
+    return tuple(int(j) for j in np.flatnonzero(output >= 5e-3) if j != int(np.argmax(output)))

@@ -55,8 +55,8 @@ class WeightedSumScene(NarratedScene):
         d = self.derived
         tokens = fb.tokens[self.lang]
         features = fb.value_features[self.lang]
-        weights = d.fill_weights
-        out = d.fill_output
+        weights = d.fill_weights_scaled  # the real formula's: after the scaling scene
+        out = d.fill_output_scaled
         n = len(tokens)
         top_y = theme.CONTENT_TOP - 0.2
         feat_y = top_y - 0.5
@@ -85,7 +85,7 @@ class WeightedSumScene(NarratedScene):
             b.until("shares")
             w_head = theme.text(self.s("weight"), theme.SMALL_SIZE, theme.SHARE_COLOR)
             w_head.move_to([WEIGHT_X, feat_y, 0])
-            self.note = theme.text(self.s("not_scaled"), theme.SMALL_SIZE, theme.MUTED)
+            self.note = theme.text(self.s("scaled_note"), theme.SMALL_SIZE, theme.MUTED)
             self.note.move_to([WEIGHT_X, top_y, 0])
             self.w_cells = VGroup(*[
                 theme.text(self.pct(w), theme.NUM_SIZE, theme.SHARE_COLOR).move_to([WEIGHT_X, y, 0])
@@ -178,10 +178,10 @@ class WeightedSumScene(NarratedScene):
             box = SurroundingRectangle(sums, color=theme.GOOD, buff=0.08)
             self.play(Create(box), FadeIn(result), run_time=b.rt(0.08, 0.6))
             b.until("mix")
-            main = d.fill_output_main
+            main = d.fill_output_scaled_main
             self.play(Indicate(VGroup(sums[main], self.p_heads[main]), color=theme.GOOD),
                       run_time=b.rt(0.12, 1.0))
-            traces = [VGroup(sums[j], self.p_heads[j]) for j in d.fill_output_traces]
+            traces = [VGroup(sums[j], self.p_heads[j]) for j in d.fill_output_scaled_traces]
             if traces:
                 self.play(*[Indicate(t, color=theme.GOOD, scale_factor=1.1) for t in traces],
                           run_time=b.rt(0.1, 0.8))

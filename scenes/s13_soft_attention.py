@@ -47,8 +47,9 @@ class SoftAttentionScene(NarratedScene):
 
     def narrate(self) -> None:
         self.names = self.numbers.fill_blank.tokens[self.lang]
-        self.scores = np.asarray(self.derived.fill_scores, dtype=float)
-        self.order = np.argsort(-self.derived.fill_weights, kind="stable")
+        # the real formula's scores (÷ √d), as everywhere after the scaling scene
+        self.scores = np.asarray(self.derived.fill_scores_scaled, dtype=float)
+        self.order = np.argsort(-self.derived.fill_weights_scaled, kind="stable")
         self.top, self.runner = int(self.order[0]), int(self.order[1])
         self.gap = float(self.scores[self.top] - self.scores[self.runner]) or 1.0
         self.nudge = ValueTracker(0.0)  # how far the runner-up's score is raised

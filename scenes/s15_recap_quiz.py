@@ -31,7 +31,7 @@ from manim import (
 from scenes import theme
 from scenes.base import NarratedScene
 
-THINK_SECONDS = 8  # time to think before each answer (a timing, not an example value)
+THINK_SECONDS = 8  # silence to think after each prompt is spoken (a timing, not a value)
 RING_R = 1.0
 RING_CENTER = DOWN * 1.0
 QUESTION_Y = 1.6
@@ -101,7 +101,10 @@ class RecapQuizScene(NarratedScene):
                 self.play(*[FadeOut(m) for m in gone], FadeIn(tag),
                           FadeIn(q, shift=0.1 * DOWN), run_time=0.4)
 
-            with self.beat(f"think{n}", at_least=THINK_SECONDS + 0.5):
+            # the prompt is spoken first: the silence to think comes after its speech
+            think = f"think{n}"
+            # (+0.1 s: the beat's end is rounded down to a whole frame)
+            with self.beat(think, at_least=self.ctx.speech[think] + THINK_SECONDS + 0.1):
                 prompt = theme.text(self.s("pause"), theme.BODY_SIZE, theme.ACCENT)
                 prompt.move_to(RING_CENTER + UP * (RING_R + 0.5))
                 self.play(FadeIn(prompt, shift=0.1 * UP), run_time=0.3)
