@@ -11,6 +11,10 @@ from functools import cache, lru_cache
 # Terms of this subject that jieba's general dictionary cuts apart ("掩码自/注意力").
 DOMAIN_WORDS = ("注意力", "自注意力", "掩码自注意力", "交叉注意力", "多头注意力", "缩放点积注意力",
                 "点积", "加权求和", "查询", "编码器", "解码器", "向量", "矩阵", "份额", "梯度")
+# Parts of speech jieba's dictionary lacks or gets wrong for this subject's words (the
+# subtitle break rules read them: ``narration.breaks``).
+DOMAIN_TAGS = {"加权求和": "v", "查询": "vn", "比对": "v", "除以": "v", "乘以": "v",
+               "混起来": "v", "加起来": "v", "还要": "d", "往": "p"}
 
 
 @cache
@@ -20,7 +24,10 @@ def _jieba():
     jieba.setLogLevel(60)  # no "Building prefix dict" chatter on stderr
     jieba.initialize()
     for word in DOMAIN_WORDS:
-        jieba.add_word(word, freq=100_000)
+        jieba.add_word(word, freq=100_000, tag=DOMAIN_TAGS.get(word, "n"))
+    for word, tag in DOMAIN_TAGS.items():
+        if word not in DOMAIN_WORDS:
+            jieba.add_word(word, tag=tag)
     return jieba
 
 
@@ -33,6 +40,16 @@ def word_boundaries(text: str) -> frozenset[int]:
         pos += len(token)
         out.add(pos)
     return frozenset(out)
+
+
+@lru_cache(maxsize=512)
+def pos_tokens(text: str) -> tuple[tuple[str, str], ...]:
+    """``text`` cut into words with their part-of-speech tags (jieba.posseg, the same
+    words as :func:`word_boundaries`); the words join back into ``text``."""
+    import jieba.posseg
+
+    _jieba()
+    return tuple((p.word, p.flag) for p in jieba.posseg.cut(text, HMM=False))
 
 
 OPENERS = "([{（【「『“《〈"

@@ -14,11 +14,14 @@ Rules, in short:
 * Lines hold at most ``ZH_MAX_CHARS`` (16) characters for Chinese and ``EN_MAX_CHARS``
   (42) for English, measured on the displayed, stripped line (:func:`line_width`: in Chinese
   half-width characters count half). A cue has at most two lines.
-* A break never falls inside brackets or quotes (a vector, a quoted phrase) unless the group
-  is longer than a line, nor inside a Chinese word (jieba, ``narration.segment``), and is
-  avoided inside a tight phrase (``narration.phrases``: Q、K、V, a number list, "hands
-  over", "square root of d"); a break that cuts one or two words off from the rest of
-  their clause is avoided.
+* Where a line or cue may break is ``narration.breaks``'s to say, for the breaker and the
+  quality report alike: never inside brackets or quotes (unless the group is longer than a
+  line), a number, a word (jieba) or a tight phrase (``narration.phrases``), and never
+  where a reader would stumble: before a particle or postposition, after a preposition or
+  conjunction, between a verb and its object, inside a coordinated pair, a short clause
+  cut off from its sentence part (Chinese, from jieba's part-of-speech tags); after a
+  preposition, article, conjunction or "to" (English). Each such break costs the breaker
+  enough that it takes another wherever the limits allow.
 * Breaks are preferred after punctuation (sentence ends, then ``;:`` and dashes, then
   commas, then ``、``), for English before a conjunction/preposition, then at any other
   space; in Chinese at any character boundary, preferring word-timing boundaries. Ragged
@@ -33,11 +36,14 @@ Rules, in short:
   characters without a word timing are interpolated by position between timed neighbours
   (extrapolated at the average character rate at the edges); with no timings at all the
   speech time ``[0, speech_end]`` is spread over the non-space characters.
-* Then: a cue lasts at least ``MIN_DURATION`` (5/6 s) if the next cue allows, at most
+* Cues spoken in under ``MIN_DURATION`` (1.2 s) are merged with a neighbour where the
+  line and duration limits allow (a cost in the grouping; with one line a cue, in the line
+  breaking).
+* Then: a cue lasts at least ``MIN_DURATION`` (1.2 s) if the next cue allows, at most
   ``MAX_DURATION`` (7 s; longer cues are split into single lines, and lines are split
   further), consecutive cues are at least ``gap`` apart (default 2 frames at 25 fps =
   0.08 s), and a cue never leaves ``[offset, offset + speech_end]`` of its beat, except that
-  a cue too short to read (under 5/6 s, or faster than ``COMFORT_CPS``) may stay up to
+  a cue too short to read (under 1.2 s, or faster than ``COMFORT_CPS``) may stay up to
   ``GRACE`` (0.5 s) past the speech when the next beat has not begun. Times are
   whole milliseconds (SRT precision). Only if a beat's speech is too short to hold its cues
   with these gaps are the gap and the 2-frame minimum visibility shrunk (cues then stay
@@ -56,8 +62,7 @@ from pathlib import Path
 
 from common.text import is_cjk, is_wide
 from narration import subtitle_files
-from narration.phrases import inside_phrase
-from narration.segment import group_depth, word_boundaries
+from narration.breaks import COST_GRAMMAR, COST_WORD, left_fragment, problem_at, right_fragment
 from narration.types import Cue, WordTiming
 
 __all__ = ["Cue", "build_track", "cues_for_beat", "line_width", "read_srt", "reading_chars",
@@ -66,7 +71,7 @@ __all__ = ["Cue", "build_track", "cues_for_beat", "line_width", "read_srt", "rea
 ZH_MAX_CHARS = 16
 EN_MAX_CHARS = 42
 MAX_LINES = 2
-MIN_DURATION = 5 / 6
+MIN_DURATION = 1.2
 MAX_DURATION = 7.0
 FRAME = 1 / 25
 DEFAULT_GAP = 2 * FRAME  # 0.08 s = 1/12.5 s
@@ -84,7 +89,7 @@ _CLAUSE_STRONG = frozenset("；;：:—―…⋯")
 _COMMAS = frozenset("，,､")
 _ENUM_COMMA = frozenset("、")
 _BREAK_DASHES = ("—", "―", "--")
-_ZH_DROP = "，、。；：,;:．｡､"
+ZH_DROP = "，、。；：,;:．｡､"
 # Joins two word characters into one token (0.71, Q·K, don't, self-attention, 10:30).
 _CONNECTORS = frozenset(".,·・'’-‐‑/:×^_+&")
 _EN_CONJ = frozenset({"and", "but", "or", "so", "because", "that", "which", "while"})
@@ -111,16 +116,13 @@ _COST_CJK = 50.0
 _COST_SPACE_EN = 60.0
 _COST_AFTER_ARTICLE = 90.0
 _COST_INSIDE_WORD = 100.0
-_COST_INSIDE_GROUP = 400.0  # inside brackets or quotes: a vector, a quoted phrase
-_COST_INSIDE_ZH_WORD = 250.0  # between two characters of one Chinese word (jieba)
-_COST_INSIDE_PHRASE = 220.0  # inside a tight phrase: Q、K、V, 66%, 24% and 9%, hands over
 _COST_FRAGMENT = 70.0  # a break leaving one or two words cut off from their clause
 _COST_RAGGED = 40.0  # times ((limit - width) / limit) ** 2
 _COST_ORPHAN = 300.0  # a one-character Chinese line
 _COST_SENTENCE_INSIDE_LINE = 50.0
 _COST_CUE = 100.0
 _COST_SENTENCE_INSIDE_CUE = 30.0
-_COST_SHORT_CUE = 80.0
+_COST_SHORT_CUE = 150.0  # a cue under MIN_DURATION: merged with a neighbour if it can be
 
 
 @dataclass(frozen=True)
@@ -190,7 +192,7 @@ def _display(segment: str, zh: bool) -> str:
     """The displayed form of a line: whitespace collapsed, stripped, Chinese ends cleaned."""
     line = _WS.sub(" ", segment).strip()
     if zh:
-        line = line.rstrip(_ZH_DROP + " ")
+        line = line.rstrip(ZH_DROP + " ")
     return line
 
 
@@ -435,8 +437,6 @@ def _fragment_len(text: str, spans: list[tuple[int, int]], k: int, zh: bool) -> 
 def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
     limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
     spans = _spans(text, zh, limit)
-    depth = group_depth(text)
-    bounds = word_boundaries(text) if zh else frozenset()
     atoms: list[_Atom] = []
     for k, (s, e) in enumerate(spans):
         if k + 1 == len(spans):
@@ -445,20 +445,19 @@ def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
         nxt = spans[k + 1]
         left = [i for i in range(s, e) if text[i].isalnum()]
         right = [i for i in range(nxt[0], nxt[1]) if text[i].isalnum()]
+        # one word timing on both sides: inside a word as the voice says it
         inside = bool(left and right) and word_of[left[-1]] == word_of[right[0]] != -1
-        if zh and e == nxt[0] and is_cjk(text[e - 1]) and is_cjk(text[e]) \
-                and e not in bounds:
-            inside = True
+        problem = problem_at(text, nxt[0], zh)  # the report's rules (narration.breaks)
+        inside = inside or (problem is not None and problem.kind == "word")
         cost, sentence = _break_cost(text, (s, e), nxt, zh, inside)
         if inside and zh:
-            cost = max(cost, _COST_INSIDE_ZH_WORD)
-        if depth[nxt[0]] and depth[e]:
-            cost += _COST_INSIDE_GROUP
-        elif inside_phrase(text, nxt[0], zh):
-            cost += _COST_INSIDE_PHRASE
+            cost = max(cost, COST_WORD)
+        if problem is not None and problem.kind != "word":
+            cost += problem.cost
         # a colon introduces what follows ("three moves: query, match, take"): a list after
         # it is not a fragment cut off from its clause, whatever comma comes next
-        after_colon = text[s:e].rstrip()[-1:] in ":："
+        # (and after a semicolon, "负责提问；值 V，负责…": the short start of a new clause)
+        after_colon = text[s:e].rstrip()[-1:] in _CLAUSE_STRONG
         if not sentence and not after_colon and cost < _COST_INSIDE_WORD:
             ahead = _fragment_len(text, spans, k, zh)
             if ahead <= 2:
@@ -467,9 +466,11 @@ def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
     return atoms
 
 
-def _break_lines(text: str, atoms: list[_Atom], zh: bool,
-                 times: list[tuple[float, float]]) -> list[tuple[int, int]]:
-    """Best line breaks as (first atom, end atom) pairs, by dynamic programming."""
+def _break_lines(text: str, atoms: list[_Atom], zh: bool, times: list[tuple[float, float]],
+                 one_line_cues: bool = False) -> list[tuple[int, int]]:
+    """Best line breaks as (first atom, end atom) pairs, by dynamic programming; with
+    ``one_line_cues`` each line is a cue, so a line spoken in under MIN_DURATION costs
+    what a short cue does."""
     limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
     n = len(atoms)
     best = [math.inf] * (n + 1)
@@ -494,8 +495,14 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool,
                 cost += inner
             if zh and width == 1 and n > 1:
                 cost += _COST_ORPHAN
+            if one_line_cues and end_time - times[i][0] < MIN_DURATION + DEFAULT_GAP:
+                cost += _COST_SHORT_CUE
             if j < n:
                 cost += atom.cost
+                if zh and left_fragment(text, atoms[j].start, atoms[i].start):
+                    cost += COST_GRAMMAR
+            if zh and i > 0 and right_fragment(text, atoms[i].start, atom.end):
+                cost += COST_GRAMMAR
             if cost < best[j]:
                 best[j] = cost
                 back[j] = i
@@ -529,7 +536,7 @@ def _group_lines(atoms: list[_Atom], lines: list[tuple[int, int]],
                 cost += atoms[last].cost
             cost += sum(_COST_SENTENCE_INSIDE_CUE for a, _ in lines[k + 1:k + size]
                         if atoms[a - 1].sentence)
-            if end - start < MIN_DURATION:
+            if end - start < MIN_DURATION + DEFAULT_GAP:  # the next cue takes a gap off
                 cost += _COST_SHORT_CUE
             if cost < best[k + size]:
                 best[k + size] = cost
@@ -561,7 +568,8 @@ def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
     hi = max(lo, _ms_down(offset + speech_end))
     grace_hi = hi + _ms_down(max(0.0, min(room, GRACE)))
     out: list[_RawCue] = []
-    for group in _group_lines(atoms, _break_lines(text, atoms, zh, times), times, max_lines):
+    lines = _break_lines(text, atoms, zh, times, max_lines == 1)
+    for group in _group_lines(atoms, lines, times, max_lines):
         shown = (_display(text[atoms[a].start:atoms[b - 1].end], zh) for a, b in group)
         lines = tuple(line for line in shown if line)
         if not lines:

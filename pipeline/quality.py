@@ -2,9 +2,11 @@
 
 * Frozen stretches: consecutive frames of the rendered picture that do not differ, while
   the voice speaks (measured on the frames, not taken from the scene code).
-* Cues: reading speed, durations outside 5/6-7 s, and breaks (between lines or cues) that
-  fall inside a number, a bracketed or quoted phrase or a word (Chinese words found with
-  jieba's segmenter).
+* Cues: reading speed, durations outside 1.2-7 s, and bad breaks (between lines or cues):
+  inside a number, a bracketed or quoted phrase, a word or a tight phrase, and breaks a
+  reader would call bad by grammar (before a particle, after a preposition, between a verb
+  and its object, inside a coordinated pair; ``narration.breaks`` has the rules, the same
+  the line breaker follows).
 """
 
 from __future__ import annotations
@@ -14,16 +16,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from common.stills import THRESHOLD, StillSpans, luma
-from common.text import is_cjk
-from narration.phrases import inside_phrase
-from narration.segment import enclosing_group, word_boundaries
+from narration.breaks import bad_break
 from narration.subtitles import (
-    EN_MAX_CHARS,
     MAX_DURATION,
     MIN_DURATION,
-    ZH_MAX_CHARS,
+    ZH_DROP,
     Cue,
-    line_width,
     reading_chars,
 )
 from narration.timeline import still_while_speaking
@@ -39,25 +37,30 @@ CPS_MEDIAN_LIMIT = {"zh": 9.0, "en": 17.0}
 
 
 
-def _break_positions(text: str, lines: Sequence[str]) -> list[int]:
-    """Where each line after the first starts in ``text`` (lines found in order)."""
-    out, pos = [], 0
+def _break_positions(text: str, lines: Sequence[str], zh: bool
+                     ) -> list[tuple[int, int, int]]:
+    """Where each line after the first starts in ``text`` (lines found in order), with
+    where the line before it starts and where it ends."""
+    out, pos, prev = [], 0, 0
     for k, line in enumerate(lines):
-        found = _find_line(text, line, pos)
+        found = _find_line(text, line, pos, zh)
         if found is None:
             return out
         start, end = found
         if k:
-            out.append(start)
-        pos = end
+            out.append((start, prev, end))
+        pos, prev = end, start
     return out
 
 
-def _find_line(text: str, line: str, pos: int) -> tuple[int, int] | None:
-    """Span of ``line`` in ``text`` from ``pos``, ignoring differences in whitespace."""
+def _find_line(text: str, line: str, pos: int, zh: bool) -> tuple[int, int] | None:
+    """Span of ``line`` in ``text`` from ``pos``, ignoring differences in whitespace and
+    (Chinese) the punctuation a line drops at its end."""
     chars = [c for c in line if not c.isspace()]
     i = pos
-    while i < len(text) and text[i].isspace():
+    first = chars[0] if chars else ""
+    while i < len(text) and (text[i].isspace()
+                             or (zh and text[i] in ZH_DROP and text[i] != first)):
         i += 1
     start = i
     for c in chars:
@@ -69,33 +72,13 @@ def _find_line(text: str, line: str, pos: int) -> tuple[int, int] | None:
     return start, i
 
 
-def break_problem(text: str, p: int, zh_words: frozenset[int] | None) -> str | None:
-    """Why a break before ``text[p]`` is bad, or None."""
-    group = enclosing_group(text, p)
-    zh = zh_words is not None
-    limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
-    # A group longer than a line has to break somewhere inside; elsewhere it never should.
-    depth = group is not None and line_width(text[group[0]:group[1]], zh) <= limit
-    q = p
-    while q > 0 and text[q - 1].isspace():
-        q -= 1
-    before, after = text[q - 1:q], text[p:p + 1]
-    where = f"…{text[max(0, q - 8):q]}|{text[p:p + 8]}…"
-    if depth:
-        return f"inside brackets or quotes: {where}"
-    if (before.isdigit() and (after.isdigit() or after in ".,%")) or (
-            before in ".," and after.isdigit() and q == p):
-        return f"inside a number: {where}"
-    if q == p and before.isalnum() and after.isalnum():
-        if is_cjk(before) and is_cjk(after):
-            if zh_words is not None and p not in zh_words:
-                return f"inside a word: {where}"
-        else:
-            return f"inside a word: {where}"
-    phrase = inside_phrase(text, p, zh)
-    if phrase is not None:
-        return f"inside a phrase ({text[phrase[0]:phrase[1]]}): {where}"
-    return None
+def break_problem(text: str, p: int, zh: bool, start: int = 0,
+                  end: int | None = None) -> str | None:
+    """Why a break before ``text[p]`` is bad, or None (``narration.breaks``: the rules the
+    line breaker follows); ``start``: where the line before it starts, ``end``: where the
+    line after it ends."""
+    problem = bad_break(text, p, zh, start, end)
+    return str(problem) if problem is not None and problem.counted else None
 
 
 def cue_report(cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, float]],
@@ -120,9 +103,8 @@ def cue_report(cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, fl
         while k < len(cues) and cues[k].start <= offset + speech_end + 1e-6:
             mine.extend(cues[k].lines)
             k += 1
-        zh_words = word_boundaries(text) if lang == "zh" else None
-        for p in _break_positions(text, mine):
-            problem = break_problem(text, p, zh_words)
+        for p, start, end in _break_positions(text, mine, lang == "zh"):
+            problem = break_problem(text, p, lang == "zh", start, end)
             if problem:
                 bad.append(f"{offset:.2f} s: {problem}")
     return {

@@ -142,3 +142,23 @@ def zh_cues(text: str, offset: float = 0.0) -> list[Cue]:
 def en_cues(text: str, offset: float = 0.0) -> list[Cue]:
     words, end = en_word_timings(text)
     return cues_for_beat(text, words, "en", offset, end)
+
+
+def line_starts(text: str, cues: Sequence[Cue], zh: bool) -> list[int]:
+    """Where each line after the first starts in ``text`` (character by character, as
+    :func:`align` reads them, so a repeated word cannot be mistaken for another)."""
+    drop = ZH_DROP if zh else ""
+    pos, starts = 0, []
+    for line in (line for cue in cues for line in cue.lines):
+        while pos < len(text) and (text[pos].isspace()
+                                   or (text[pos] in drop and text[pos] != line[0])):
+            pos += 1
+        starts.append(pos)
+        for ch in line:
+            if ch == " ":
+                while text[pos].isspace():
+                    pos += 1
+            else:
+                assert text[pos] == ch, (line, text[pos:pos + 10])
+                pos += 1
+    return starts[1:]

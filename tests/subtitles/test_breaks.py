@@ -7,7 +7,7 @@ import pytest
 from narration.segment import word_boundaries
 from pipeline.quality import break_problem
 
-from .support import check_layout, en_cues, zh_cues
+from .support import check_layout, en_cues, line_starts, zh_cues
 
 ZH_FILLER = "注意力权重的计算过程非常重要而且有趣味"
 EN_FILLER = "and then every earlier word in the sentence is checked against it"
@@ -72,7 +72,9 @@ def test_en_tight_phrases_are_kept() -> None:
 @pytest.mark.parametrize(("text", "p", "problem"), [
     ("空格的 q 是[1, 1, 0]，它关心语言", 10, "brackets"),
     ("空格的特征上是负数", 4, "word"),
-    ("空格的特征上是负数", 5, None),
+    ("空格的特征上是负数", 5, "particle"),
+    ("空格的特征上是负数", 3, "的"),
+    ("空格的特征上是负数", 6, None),
     ("the key [1, 1, 0] of France", 12, "brackets"),
     ("shares of 0.66 and 0.24", 12, "number"),
     ("a childhood home", 6, "word"),
@@ -82,7 +84,7 @@ def test_en_tight_phrases_are_kept() -> None:
 ])
 def test_break_problem(text: str, p: int, problem: str | None) -> None:
     zh = any("\u4e00" <= c <= "\u9fff" for c in text)
-    got = break_problem(text, p, word_boundaries(text) if zh else None)
+    got = break_problem(text, p, zh)
     assert (got is None) == (problem is None), got
     if problem:
         assert problem in got
@@ -105,31 +107,11 @@ EN_PHRASES = ["Q, K and V", "hands over", "the square root of d", "a negative ke
               "keys and values", "1 times 1, 1 times 1, 0 times 0", "66%, 24%, 9% and 0.4%"]
 
 
-def _line_starts(text: str, cues, zh: bool) -> list[int]:
-    """Where each line after the first starts in ``text`` (character by character, as
-    ``support.align`` reads them, so a repeated word cannot be mistaken for another)."""
-    drop = "，、。；：,;:．｡､" if zh else ""
-    pos, starts = 0, []
-    for line in lines_of(cues):
-        while pos < len(text) and (text[pos].isspace()
-                                   or (text[pos] in drop and text[pos] != line[0])):
-            pos += 1
-        starts.append(pos)
-        for ch in line:
-            if ch == " ":
-                while text[pos].isspace():
-                    pos += 1
-            else:
-                assert text[pos] == ch, (line, text[pos:pos + 10])
-                pos += 1
-    return starts[1:]
-
-
 def _phrase_breaks(text: str, cues, zh: bool) -> list[str]:
     from narration.phrases import inside_phrase
 
     found = []
-    for p in _line_starts(text, cues, zh):
+    for p in line_starts(text, cues, zh):
         if inside_phrase(text, p, zh):
             found.append(f"{text[max(0, p - 8):p]}|{text[p:p + 8]}")
     return found
@@ -166,7 +148,7 @@ def test_the_report_counts_a_break_inside_a_phrase(text: str, cut: str) -> None:
     while text[p] == " ":
         p += 1
     zh = any("\u4e00" <= c <= "\u9fff" for c in text)
-    got = break_problem(text, p, word_boundaries(text) if zh else None)
+    got = break_problem(text, p, zh)
     assert got is not None and "phrase" in got, (text[:p], text[p:], got)
 
 

@@ -1,9 +1,12 @@
 """The video's own narration, spoken by the offline voice: its subtitles read well.
 
-Every beat of every scene is synthesized with the offline voice the video uses (Piper for
-English, espeak-ng for Chinese) at the narration rate, split into cues from the engine's
-word timings, and checked with the report's own rules: no break
-inside a number, bracket, quote or word, and reading speed within the limits.
+Every beat of every scene of both cuts is synthesized with the offline voice the video uses
+(Piper for English, espeak-ng for Chinese) at the narration rate, split into cues from the
+engine's word timings, and checked with the report's own rules (``narration.breaks``): no
+bad break (inside a number, bracket, quote, word or phrase, or against the grammar rules),
+reading speed within the limits. The same beats timed from the text alone (as the other
+language's track is, with no word timings) are checked in seconds, with every cue at least
+1.2 s.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from narration.facts import build_facts
 from narration.numfmt import LANGS
 from narration.scripts import load_script
 from narration.subtitles import build_track
-from narration.timeline import beat_slot
+from narration.timeline import beat_slot, estimate_speech
 from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
 from narration.tts.select import choose_engine
@@ -60,3 +63,27 @@ def test_reading_speed(tracks, lang: str) -> None:
     assert rep["cps"]["max"] <= CPS_LIMIT[lang]
     assert rep["cps"]["median"] <= CPS_MEDIAN_LIMIT[lang]
     assert statistics.median(c.end - c.start for c in cues) >= 1.0
+
+
+@pytest.fixture(scope="module")
+def estimated() -> dict[str, tuple[list, list]]:
+    numbers = load_numbers()
+    facts = build_facts(numbers, derive(numbers))
+    out = {}
+    for lang in LANGS:
+        beats, t = [], 0.0
+        for info in discover(cut=None):
+            for beat in load_script(info.scene_id, lang, facts).beats:
+                speech = estimate_speech(beat.text.spoken, lang)
+                beats.append((beat.text.display, [], t, speech))
+                t += beat_slot(speech)
+        out[lang] = (build_track(beats, lang), beats)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_estimated_timings_no_bad_breaks_nor_short_cues(estimated, lang: str) -> None:
+    cues, beats = estimated[lang]
+    rep = cue_report(cues, beats, lang)
+    assert rep["bad_breaks"] == []
+    assert rep["durations_out_of_range"] == []

@@ -1,0 +1,456 @@
+"""Where a subtitle line or cue may break: one judge for the breaker and the report.
+
+:func:`bad_break` says why a break before ``text[p]`` is one a reader would call bad, or
+None. The line breaker (``narration.subtitles``) adds each problem's :attr:`BadBreak.cost`
+to that break (:func:`problem_at` for the break itself, :func:`left_fragment` and
+:func:`right_fragment` for the lines around it), so it chooses other breaks where the
+limits allow; the quality report (``pipeline.quality``) counts every problem that is
+:attr:`BadBreak.counted`. So the report's rules are the breaker's.
+
+What is bad, in both languages: a break inside brackets or quotes that fit on a line, inside
+a number, a word or a tight phrase (``narration.phrases``). Then by grammar:
+
+* Chinese, from jieba's part-of-speech tags (``narration.segment.pos_tokens``): a line
+  starting with a particle or postposition (``u*``: 的 地 得 了 着; ``f``: 上 里 中 之前;
+  ``y``), a line ending with a preposition (``p``) or a conjunction (``c``), or with a verb
+  whose object or complement follows (``v`` then a noun, pronoun, number, adjective, verb
+  or bracket), or with 的 before its noun, or with 地/得; a short verb left alone after
+  the prepositional phrase it belongs to (把所有词的 V | 混起来); a break inside a
+  coordinated pair (X 和 Y, X、Y, where 和 is not the preposition "with": 和 Q 对上); and at
+  punctuation, a clause of a few characters cut off from the sentence part it belongs to
+  (读进去的是正文，| 不是标签： / 负责提问；键 K，| 负责被比对), except the items of a
+  list after a colon.
+* English: a line ending with a preposition, an article, a conjunction, "to", a possessive
+  or another determiner (unless the preposition ends its phrase: "looking for / is"), or
+  between an infinitive or a modal's verb and the object that follows ("to keep / the
+  numbers").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from common.text import is_cjk
+from narration.phrases import inside_phrase
+from narration.segment import enclosing_group, pos_tokens, word_boundaries
+
+ZH_MAX_CHARS = 16
+EN_MAX_CHARS = 42
+
+# Costs the line breaker adds (only their order matters much); see narration.subtitles.
+COST_GROUP = 400.0  # inside brackets or quotes: a vector, a quoted phrase
+COST_WORD = 250.0  # between two characters of one Chinese word
+COST_PHRASE = 220.0  # inside a tight phrase: Q、K、V, 66%, 24% and 9%, hands over
+COST_GRAMMAR = 200.0  # a particle, preposition, object, pair or dangling clause cut off
+COST_LONG_GROUP = COST_GROUP  # inside brackets longer than a line (not counted: they must)
+
+
+@dataclass(frozen=True)
+class BadBreak:
+    """Why a break is bad: ``kind`` (a short name), ``where`` (the text around it)."""
+
+    kind: str
+    reason: str
+    where: str
+    cost: float = COST_GRAMMAR
+    counted: bool = True
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.where}"
+
+
+# --------------------------------------------------------------------------- shared
+
+
+_PUNCT_STRENGTH = {**dict.fromkeys("。！？!?．｡…⋯", 3), **dict.fromkeys("；;：:—―", 2),
+                   **dict.fromkeys("，,､、", 1)}
+_OPENERS = "([{（【「『“‘《〈"
+_CLOSERS = ")]}）】」』”’》〉"
+
+
+def _width(s: str, zh: bool) -> float:
+    if not zh:
+        return float(len(s))
+    return sum(1.0 if is_cjk(c) or ord(c) > 0x2E7F else 0.5 for c in s)
+
+
+def _where(text: str, q: int, p: int) -> str:
+    return f"…{text[max(0, q - 8):q]}|{text[p:p + 8]}…"
+
+
+def bad_break(text: str, p: int, zh: bool, start: int = 0,
+              end: int | None = None) -> BadBreak | None:
+    """The worst problem of a break before ``text[p]`` (a line or cue starting there), or
+    None when a reader would find it fine. ``start`` is where the line before the break
+    starts and ``end`` where the line after it ends (default: the text's ends). A break at
+    spaces counts from the first character after them."""
+    problem = problem_at(text, p, zh)
+    if problem is None and zh:
+        problem = left_fragment(text, p, start) or right_fragment(text, p, end)
+    return problem
+
+
+@lru_cache(maxsize=4096)
+def problem_at(text: str, p: int, zh: bool) -> BadBreak | None:
+    """The problem of a break before ``text[p]`` whatever lines it ends and starts (all
+    but the fragments), or None."""
+    if p <= 0 or p >= len(text):
+        return None
+    q = p
+    while q > 0 and text[q - 1].isspace():
+        q -= 1
+    where = _where(text, q, p)
+    limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
+    group = enclosing_group(text, p)
+    if group is not None and group[0] < q:
+        if _width(text[group[0]:group[1]], zh) <= limit:
+            return BadBreak("group", "inside brackets or quotes", where, COST_GROUP)
+        return BadBreak("group", "inside brackets or quotes longer than a line", where,
+                        COST_LONG_GROUP, counted=False)
+    before, after = text[q - 1], text[p]
+    if (before.isdigit() and (after.isdigit() or after in ".,%")) or (
+            before in ".," and after.isdigit() and q == p):
+        return BadBreak("number", "inside a number", where, COST_GROUP)
+    if q == p and before.isalnum() and after.isalnum():
+        if not (is_cjk(before) and is_cjk(after)):
+            return BadBreak("word", "inside a word", where, COST_WORD)
+        if p not in word_boundaries(text):
+            return BadBreak("word", "inside a word", where, COST_WORD)
+    phrase = inside_phrase(text, p, zh)
+    if phrase is not None and not (zh and _before_with(text, p)):
+        return BadBreak("phrase", f"inside a phrase ({text[phrase[0]:phrase[1]]})", where,
+                        COST_PHRASE)
+    found = _zh_grammar(text, q, p) if zh else _en_grammar(text, q, p)
+    if found is not None:
+        return BadBreak(found[0], found[1], where)
+    return None
+
+
+# --------------------------------------------------------------------------- Chinese
+
+
+@dataclass(frozen=True)
+class _Tok:
+    start: int
+    end: int
+    word: str
+    flag: str
+
+    @property
+    def punct(self) -> bool:
+        return self.word.strip() != "" and all(c in _PUNCT_STRENGTH for c in self.word)
+
+    @property
+    def space(self) -> bool:
+        return not self.word.strip()
+
+    @property
+    def bracket(self) -> bool:
+        return all(c in _OPENERS or c in _CLOSERS or c == '"' for c in self.word)
+
+    @property
+    def verb(self) -> bool:
+        return self.flag.startswith("v") and self.flag != "vn"
+
+    @property
+    def idiom(self) -> bool:
+        """Idioms and set phrases (各不相同, 一边倒): verbs or modifiers."""
+        return self.flag in ("i", "l")
+
+    @property
+    def nounish(self) -> bool:
+        """What can be (part of) an object or a noun's head: nouns, pronouns, numbers,
+        measure words, adjectives, distinguishing words, Latin symbols and numbers."""
+        return (self.flag[:1] in ("n", "r", "m", "q", "a", "b", "z", "s", "t")
+                or self.flag in ("eng", "vn") or (self.word[:1].isalnum()
+                and not is_cjk(self.word[0])))
+
+
+@lru_cache(maxsize=512)
+def _tokens(text: str) -> tuple[_Tok, ...]:
+    out, pos = [], 0
+    for word, flag in pos_tokens(text):
+        out.append(_Tok(pos, pos + len(word), word, flag))
+        pos += len(word)
+    return tuple(out)
+
+
+def _index(toks: tuple[_Tok, ...], pos: int) -> int:
+    """Index of the token that starts at or after ``pos``."""
+    for i, t in enumerate(toks):
+        if t.end > pos:
+            return i
+    return len(toks)
+
+
+def _zh_grammar(text: str, q: int, p: int) -> tuple[str, str] | None:
+    toks = _tokens(text)
+    ri = _index(toks, p)  # first token of the new line
+    li = ri - 1  # last token of the old line, before spaces and closing brackets
+    while li >= 0 and (toks[li].space or (toks[li].bracket and toks[li].word[0] in _CLOSERS)):
+        li -= 1
+    if li < 0 or ri >= len(toks):
+        return None
+    if toks[li].punct:
+        return _zh_at_punctuation(text, toks, li, ri)
+    while ri < len(toks) and (toks[ri].space or (toks[ri].bracket and toks[ri].word[0] in
+                              _OPENERS)):
+        ri += 1
+    if ri >= len(toks) or toks[ri].punct:
+        return None
+    left, right = toks[li], toks[ri]
+    if right.flag.startswith(("u", "f", "y", "q")):
+        return "particle", ("a line starting with a particle, postposition or measure word "
+                            f"({right.word})")
+    if left.flag == "p":
+        return "preposition", f"a preposition and its noun split ({left.word})"
+    pair = _coordination(text, toks, li, ri)
+    if pair is not None:
+        return "pair", f"inside a coordinated pair ({pair})"
+    if left.flag == "c":
+        return "conjunction", f"a line ending with a conjunction ({left.word})"
+    verb_end = left.verb or (left.flag in ("ul", "uz", "ug") and li > 0 and toks[li - 1].verb)
+    opener = any(toks[k].bracket for k in range(li + 1, ri))
+    content = right.nounish or right.verb or right.idiom or opener
+    if verb_end and (content or right.flag == "p"):
+        return "object", f"a verb and its object split ({left.word}|{right.word})"
+    if left.flag == "uj" and (right.nounish or right.idiom or opener):
+        return "modifier", f"的 and its noun split (…{left.word}|{right.word})"
+    if left.flag[:1] in ("m", "q") and (right.nounish or right.idiom or opener):
+        return "modifier", f"a number and its noun split ({left.word}|{right.word})"
+    if left.flag == "d" and (right.verb or right.idiom or right.flag[:1] in ("p", "a", "d")):
+        return "modifier", f"an adverb and its verb split ({left.word}|{right.word})"
+    de = next((k for k in range(ri + 1, min(ri + 3, len(toks))) if toks[k].word == "的"), None)
+    if de is not None and _width(text[right.start:toks[de].start], True) <= 3:
+        return "modifier", f"inside a phrase with 的 (…{text[right.start:toks[de].end]})"
+    a, b = _clause_bounds(toks, li, enum=False)
+    head = text[toks[a].start:left.end].strip()
+    tail = text[right.start:toks[b - 1].end].strip()
+    if _width(head, True) <= 2 or _width(tail, True) <= 2:
+        return "fragment", f"a word cut off from its clause ({min(head, tail, key=len)})"
+    if left.flag in ("uv", "ud") and li > 0 and (toks[li - 1].verb
+                                                 or toks[li - 1].flag.startswith("a")):
+        return "modifier", f"a line ending with {left.word}"  # 变得 | 很大 (not 就得 must)
+    if right.verb and _dangling_verb(text, toks, li, ri):
+        return "dangling", f"a verb cut off from its prepositional phrase ({right.word})"
+    return None
+
+
+def _before_with(text: str, p: int) -> bool:
+    """Whether ``text[p]`` starts 和 meaning "with" (…上 | 和 Q 对上): a new phrase, not a
+    label letter's noun, whatever ``narration.phrases`` matched."""
+    toks = _tokens(text)
+    i = _index(toks, p)
+    return (i < len(toks) and toks[i].start == p and toks[i].word in _COORD
+            and _prepositional(toks, i))
+
+
+def _clause_bounds(toks: tuple[_Tok, ...], i: int, enum: bool = True) -> tuple[int, int]:
+    """Token range [a, b) of the clause around token ``i`` (between punctuation; with
+    ``enum`` false, a list's 、 does not end it)."""
+    def ends(t: _Tok) -> bool:
+        return t.punct and (enum or t.word != "、")
+
+    a = i
+    while a > 0 and not ends(toks[a - 1]):
+        a -= 1
+    b = i
+    while b < len(toks) and not ends(toks[b]):
+        b += 1
+    return a, b
+
+
+def _dangling_verb(text: str, toks: tuple[_Tok, ...], li: int, ri: int) -> bool:
+    """Whether the verb at ``ri`` ends a short clause rest whose prepositional phrase (把,
+    按, 在 … with no verb since) stays on the line before."""
+    a, b = _clause_bounds(toks, ri)
+    rest = text[toks[ri].start:toks[b - 1].end]
+    if _width(rest, True) > 4:
+        return False
+    for k in range(li, a - 1, -1):
+        if toks[k].verb:
+            return False
+        if toks[k].flag == "p":
+            return True
+    return False
+
+
+_COORD = frozenset("和与或及跟同")
+
+
+def _coordination(text: str, toks: tuple[_Tok, ...], li: int, ri: int) -> str | None:
+    """The coordinated pair (X 和 Y, X、Y) that a break between tokens ``li`` and ``ri``
+    falls inside, or None."""
+    a, b = _clause_bounds(toks, li)
+    # 、 lists of two items: the clause's only 、, and no 和 after it
+    for k in range(max(0, li - 6), min(len(toks), ri + 7)):
+        t = toks[k]
+        is_pair = False
+        if t.word in _COORD and t.flag in ("c", "p") and a <= k < b:
+            is_pair = not _prepositional(toks, k)
+        elif t.word == "、":
+            ca, cb = _list_bounds(toks, k)
+            items = sum(1 for j in range(ca, cb) if toks[j].word == "、" or
+                        (toks[j].word in _COORD and toks[j].flag == "c"))
+            is_pair = items == 1
+        if not is_pair:
+            continue
+        lo, hi = _pair_span(toks, k)
+        if lo <= toks[li].start and toks[ri].start < hi:
+            return text[lo:hi]
+    return None
+
+
+def _list_bounds(toks: tuple[_Tok, ...], k: int) -> tuple[int, int]:
+    """Tokens around the 、 at ``k`` up to the nearest punctuation other than 、."""
+    a = k
+    while a > 0 and not (toks[a - 1].punct and toks[a - 1].word != "、"):
+        a -= 1
+    b = k + 1
+    while b < len(toks) and not (toks[b].punct and toks[b].word != "、"):
+        b += 1
+    return a, b
+
+
+def _prepositional(toks: tuple[_Tok, ...], k: int) -> bool:
+    """Whether 和 at ``k`` means "with" (和 Q 对上, 和所有的键做点积): a noun phrase after
+    it is followed by a verb or preposition that is not turned into a noun by 的."""
+    j, seen = k + 1, False
+    while j < len(toks) and not toks[j].punct:
+        t = toks[j]
+        if t.verb or t.flag == "p":
+            nxt = next((x for x in toks[j + 1:] if not x.space), None)
+            return seen and not (nxt is not None and nxt.word == "的")
+        seen = seen or t.nounish
+        j += 1
+    return False
+
+
+def _pair_span(toks: tuple[_Tok, ...], k: int) -> tuple[int, int]:
+    """Offsets [lo, hi) of the pair around the coordinator at ``k``: up to four characters
+    on each side (whole tokens, within the clause), the right one extended to its 的."""
+    lo, n = toks[k].start, 0.0
+    j = k - 1
+    while j >= 0 and not toks[j].punct and toks[j].flag not in ("p", "c"):
+        n += _width(toks[j].word.strip(), True)
+        if n > 4:
+            break
+        lo = toks[j].start
+        j -= 1
+    hi, n = toks[k].end, 0.0
+    j = k + 1
+    while j < len(toks) and not toks[j].punct and toks[j].word != "、":
+        n += _width(toks[j].word.strip(), True)
+        hi = toks[j].end
+        if toks[j].word == "的" or n >= 4:
+            break
+        j += 1
+    return lo, hi
+
+
+def _zh_at_punctuation(text: str, toks: tuple[_Tok, ...], li: int,
+                       ri: int) -> tuple[str, str] | None:
+    """A break after punctuation: bad when it splits a pair joined by 、."""
+    j = ri  # the clause after the break, up to the next punctuation
+    while j < len(toks) and not toks[j].punct:
+        j += 1
+    rest = text[toks[ri].start:toks[j].start if j < len(toks) else len(text)].strip()
+    if toks[li].word[-1] == "、" and _width(rest, True) <= 8:  # a long item may start a line
+        pair = _coordination(text, toks, li, ri)
+        if pair is not None:
+            return "pair", f"inside a coordinated pair ({pair})"
+    return None
+
+
+def _comma_before(text: str, p: int) -> int | None:
+    """Offset of the comma (，,、) a break before ``text[p]`` follows, or None."""
+    q = p
+    while q > 0 and (text[q - 1].isspace() or text[q - 1] in _CLOSERS):
+        q -= 1
+    return q - 1 if q > 0 and _PUNCT_STRENGTH.get(text[q - 1]) == 1 else None
+
+
+def left_fragment(text: str, p: int, start: int) -> BadBreak | None:
+    """A break at a comma after a clause of a few characters, on a line that starts before
+    the stronger punctuation opening that clause (负责提问；键 K，| 负责被比对): the clause
+    belongs with what follows. After a colon the clauses are a list's items."""
+    comma = _comma_before(text, p)
+    if comma is None:
+        return None
+    j = comma - 1
+    while j >= 0 and text[j] not in _PUNCT_STRENGTH:
+        j -= 1
+    if j < start or _PUNCT_STRENGTH[text[j]] < 2 or text[j] in "：:":
+        return None
+    frag = text[j + 1:comma].strip()
+    if _width(frag, True) > 4:
+        return None
+    return BadBreak("fragment", f"a short clause left at the end of a line ({frag})",
+                    _where(text, comma + 1, p))
+
+
+def right_fragment(text: str, p: int, end: int | None) -> BadBreak | None:
+    """A break at a comma before a clause of a few characters that ends its sentence part,
+    when the line runs on past it (读进去的是正文，| 不是标签：第一页…)."""
+    comma = _comma_before(text, p)
+    if comma is None:
+        return None
+    j = p
+    while j < len(text) and text[j] not in _PUNCT_STRENGTH:
+        j += 1
+    if j >= len(text) or _PUNCT_STRENGTH[text[j]] < 2:
+        return None
+    if end is not None and end <= j + 1:
+        return None  # the clause ends its line
+    frag = text[p:j].strip()
+    if _width(frag, True) > 4:
+        return None
+    return BadBreak("fragment", f"a short clause cut off from its sentence ({frag})",
+                    _where(text, comma + 1, p))
+
+
+# --------------------------------------------------------------------------- English
+
+
+EN_PREPOSITIONS = frozenset({
+    "with", "of", "to", "for", "from", "by", "into", "onto", "against", "about", "at",
+    "than", "like", "via", "per", "between", "among", "across", "toward", "towards",
+    "without", "within", "under", "after", "before", "during", "through", "as"})
+EN_PARTICLES = frozenset({"in", "on", "over", "up", "out", "off", "down", "back", "away"})
+"""Prepositions that are also verb particles ("mixed in", "hands over"): bad at a line's
+end only when a noun phrase follows."""
+EN_ARTICLES = frozenset({"a", "an", "the"})
+EN_DETERMINERS = frozenset({"its", "their", "your", "our", "my", "every"})
+"""Determiners that are never pronouns ("each", "this", "his" can end a phrase)."""
+EN_CONJUNCTIONS = frozenset({"and", "or", "but", "nor", "so", "because", "if", "whether",
+                             "while", "although", "though", "unless", "since", "when"})
+EN_MODALS = frozenset({"can", "could", "will", "would", "shall", "should", "may", "might",
+                       "must", "to"})
+EN_STRANDING = frozenset({"is", "are", "was", "were", "isn't", "aren't", "does", "do"})
+"""After a preposition, these mean it ends a phrase ("what you look for / is ...")."""
+
+
+def _bare(word: str) -> str:
+    return "".join(c for c in word.lower() if c.isalnum() or c in "'’")
+
+
+def _en_grammar(text: str, q: int, p: int) -> tuple[str, str] | None:
+    left = text[:q].split()
+    right = text[p:].split()
+    if not left or not right or not left[-1][-1:].isalnum():
+        return None  # after punctuation (or a closing quote): a clause boundary
+    last, nxt = _bare(left[-1]), _bare(right[0])
+    follows_np = (nxt in EN_ARTICLES or nxt in EN_DETERMINERS
+                  or right[0][:1].isdigit() or right[0][:1] in _OPENERS + '"')
+    if last in EN_PREPOSITIONS or (last in EN_PARTICLES and follows_np):
+        if nxt in EN_STRANDING or nxt in EN_CONJUNCTIONS:  # "what it looks for / and"
+            return None
+        return "preposition", f"a line ending with a preposition ({left[-1]})"
+    if last in EN_ARTICLES or last in EN_DETERMINERS:
+        return "article", f"a line ending with an article or determiner ({left[-1]})"
+    if last in EN_CONJUNCTIONS:
+        return "conjunction", f"a line ending with a conjunction ({left[-1]})"
+    if len(left) >= 2 and _bare(left[-2]) in EN_MODALS and follows_np:
+        return "object", f"a verb and its object split ({left[-2]} {left[-1]}|{right[0]})"
+    return None
