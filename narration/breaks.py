@@ -21,9 +21,10 @@ a number, a word or a tight phrase (``narration.phrases``). Then by grammar:
   (读进去的是正文，| 不是标签： / 负责提问；键 K，| 负责被比对), except the items of a
   list after a colon.
 * English: a line ending with a preposition, an article, a conjunction, "to", a possessive
-  or another determiner (unless the preposition ends its phrase: "looking for / is"), or
-  between an infinitive or a modal's verb and the object that follows ("to keep / the
-  numbers").
+  or another determiner (unless the preposition ends its phrase: "looking for / is"), an
+  auxiliary ("is / spread", "is often / spread") or a question word ("how far / a dot
+  product"), or between an infinitive or a modal's verb and the object that follows ("to
+  keep / the numbers").
 """
 
 from __future__ import annotations
@@ -219,6 +220,8 @@ def _zh_grammar(text: str, q: int, p: int) -> tuple[str, str] | None:
         return "modifier", f"的 and its noun split (…{left.word}|{right.word})"
     if left.flag[:1] in ("m", "q") and (right.nounish or right.idiom or opener):
         return "modifier", f"a number and its noun split ({left.word}|{right.word})"
+    if left.flag[:1] == "r" and (right.flag[:1] == "n" or right.flag == "vn"):
+        return "modifier", f"a determiner and its noun split ({left.word}|{right.word})"
     if left.flag == "d" and (right.verb or right.idiom or right.flag[:1] in ("p", "a", "d")):
         return "modifier", f"an adverb and its verb split ({left.word}|{right.word})"
     de = next((k for k in range(ri + 1, min(ri + 3, len(toks))) if toks[k].word == "的"), None)
@@ -427,6 +430,11 @@ EN_CONJUNCTIONS = frozenset({"and", "or", "but", "nor", "so", "because", "if", "
                              "while", "although", "though", "unless", "since", "when"})
 EN_MODALS = frozenset({"can", "could", "will", "would", "shall", "should", "may", "might",
                        "must", "to"})
+EN_AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "has", "have", "had",
+                            "does", "do", "did"})
+EN_ADVERBS = frozenset({"often", "also", "not", "never", "always", "just", "only", "still",
+                        "usually", "already"})
+EN_WH = frozenset({"what", "which", "whose", "where", "why", "how"})
 EN_STRANDING = frozenset({"is", "are", "was", "were", "isn't", "aren't", "does", "do"})
 """After a preposition, these mean it ends a phrase ("what you look for / is ...")."""
 
@@ -453,4 +461,9 @@ def _en_grammar(text: str, q: int, p: int) -> tuple[str, str] | None:
         return "conjunction", f"a line ending with a conjunction ({left[-1]})"
     if len(left) >= 2 and _bare(left[-2]) in EN_MODALS and follows_np:
         return "object", f"a verb and its object split ({left[-2]} {left[-1]}|{right[0]})"
+    if (last in EN_AUXILIARIES and nxt.isalpha()) or (
+            len(left) >= 2 and _bare(left[-2]) in EN_AUXILIARIES and last in EN_ADVERBS):
+        return "verb", f"an auxiliary and its verb split ({left[-1]}|{right[0]})"
+    if last in EN_WH or (len(left) >= 2 and _bare(left[-2]) == "how"):
+        return "clause", f"a question word and its clause split ({left[-1]}|{right[0]})"
     return None
