@@ -118,7 +118,7 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                         "for both (default: auto)")
     p.add_argument("--voice", metavar="NAME", default=None,
                    help="the offline Mandarin voice (Kokoro), one of those vendored in "
-                        "narration/tts/voices/ (default: zf_xiaoyi)")
+                        "narration/tts/voices/ (default: zf_xiaobei)")
     p.add_argument("--numbers", type=Path, metavar="FILE",
                    help=f"TOML numbers file replacing the examples (default: {DEFAULT_NUMBERS})")
     p.add_argument("--out", type=folder, default=Path("output"), metavar="DIR",
