@@ -39,6 +39,7 @@ SEED = 5  # random look of the untrained matrices (not a value of the example)
 RESULT_MARKS = ("r0", "r1", "r2")  # cue marks where the voice says each entry of q
 WORKING_HOLD = 2.0  # seconds a working line stays after the voice says its result
 LINE_LEAD = 1.1  # a working line enters this long before the voice says its result
+RANDOM_W = 6.2  # width of the three random matrices beside the guess panel
 TABLE_TOP, ROW_H = -0.65, 0.64  # the feature table's first row and row pitch, under the equation
 
 
@@ -111,8 +112,8 @@ class ProjectionsScene(NarratedScene):
     # -- the scene ------------------------------------------------------------------------------
     def narrate(self) -> None:
         header, eq_q = self._intro_and_q()
-        table, frames, k_col = self._features(header, eq_q)
-        self._k_and_v(eq_q, table, frames, k_col)
+        _table, k_col = self._features(header, eq_q)
+        self._k_and_v(eq_q, k_col)
         self._every_word(header)
         self._context(header)
         self._training(header)
@@ -227,9 +228,8 @@ class ProjectionsScene(NarratedScene):
         full.set_x(0)
         return names, q_col, k_col
 
-    def _features(self, header: Mobject, eq_q: VGroup) -> tuple[VGroup, VGroup, VGroup]:
+    def _features(self, header: Mobject, eq_q: VGroup) -> tuple[VGroup, VGroup]:
         """q's numbers, one feature each: the feature table with the blank's q as a column."""
-        d = self.derived
         with self.beat("features") as b:
             self._clear_working(b, keep=(header, eq_q))
             names, q_col, k_col = self._table()
@@ -245,17 +245,11 @@ class ProjectionsScene(NarratedScene):
                     b.until(mark)
                 self.play(FadeIn(name, shift=0.1 * RIGHT),
                           Indicate(q_col[1][i], color=theme.Q_COLOR), run_time=b.rt(0.05, 0.5))
-            b.until("wants")
-            frames = VGroup(*[widgets.cell_frame(q_col[1][i], theme.Q_COLOR, 0.2, 0.12)
-                              for i in d.fill_query_has])
-            self.play(*[Create(f) for f in frames],
-                      *[names[i].animate.set_color(theme.Q_COLOR) for i in d.fill_query_has],
-                      run_time=b.rt(0.08, 0.7))
-        return VGroup(names, q_col, head), frames, k_col
+        return VGroup(names, q_col, head), k_col
 
-    def _k_and_v(self, eq_q: VGroup, table: VGroup, frames: VGroup, k_col: VGroup) -> None:
+    def _k_and_v(self, eq_q: VGroup, k_col: VGroup) -> None:
+        """France's x gives its key (into the table, beside the blank's q) and its value."""
         pj, d = self.numbers.projections, self.derived
-        names = table[0]
         with self.beat("k_and_v") as b:
             eq_k, eq_v = (
                 self._equation(pj.x_key, w, r, color, name, self.s(lab), self.s("ctx_x"))
@@ -266,8 +260,7 @@ class ProjectionsScene(NarratedScene):
                 theme.fit(e).move_to(eq_q)
                 e[4][1].set_opacity(0)
             # France's x in place of the asking word's; q stays in the table below
-            self.play(FadeOut(eq_q), FadeOut(frames),
-                      *[n.animate.set_color(theme.FG) for n in names], run_time=b.rt(0.06, 0.5))
+            self.play(FadeOut(eq_q), run_time=b.rt(0.06, 0.5))
             self.play(FadeIn(VGroup(eq_k[:4], eq_k[4][0], eq_k[4][2], eq_k[5])),
                       run_time=b.rt(0.06, 0.6))
             b.until("kv", lead=0.6)
@@ -280,7 +273,7 @@ class ProjectionsScene(NarratedScene):
                       *[TransformFromCopy(src, dst) for src, dst in
                         zip(eq_k[4][1], k_col[1], strict=True)], run_time=b.rt(0.08, 0.8))
             tagged = [i for i, v in enumerate(d.proj_k) if v > 0]
-            tags = VGroup(*[widgets.cell_frame(k_col[1][i], theme.K_COLOR, 0.2, 0.12)
+            tags = VGroup(*[widgets.cell_frame(k_col[1][i], theme.K_COLOR, 0.12, 0.1)
                             for i in tagged])
             self.play(*[Create(f) for f in tags], run_time=b.rt(0.06, 0.6))
             b.until("v")
@@ -420,7 +413,8 @@ class ProjectionsScene(NarratedScene):
             blocks.arrange(RIGHT, buff=0.55, aligned_edge=DOWN)
             rand_lab = theme.text(self.s("random"), theme.SMALL_SIZE, theme.MUTED)
             left = VGroup(rand_lab.next_to(blocks, UP, buff=0.35), blocks)
-            left.move_to(LEFT * 3.5 + UP * 0.5)
+            theme.fit(left, RANDOM_W)  # the guess panel takes the right half
+            left.move_to(UP * 0.5).to_edge(LEFT, buff=theme.MARGIN + 0.1)
             self.play(FadeIn(blocks, shift=0.1 * DOWN), FadeIn(rand_lab), run_time=b.rt(0.08, 0.8))
 
             sent = theme.text(self.s("sentence"), theme.SMALL_SIZE)
