@@ -450,10 +450,10 @@ def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
         problem = problem_at(text, nxt[0], zh)  # the report's rules (narration.breaks)
         inside = inside or (problem is not None and problem.kind == "word")
         cost, sentence = _break_cost(text, (s, e), nxt, zh, inside)
-        if inside and zh:
-            cost = max(cost, COST_WORD)
-        if problem is not None and problem.kind != "word":
+        if problem is not None:  # worst first: a group, a word, a phrase, grammar
             cost += problem.cost
+        elif inside and zh:
+            cost += COST_WORD
         # a colon introduces what follows ("three moves: query, match, take"): a list after
         # it is not a fragment cut off from its clause, whatever comma comes next
         # (and after a semicolon, "负责提问；值 V，负责…": the short start of a new clause)
@@ -464,6 +464,14 @@ def _atoms(text: str, zh: bool, word_of: list[int]) -> list[_Atom]:
                 cost += _COST_FRAGMENT
         atoms.append(_Atom(s, e, cost, sentence))
     return atoms
+
+
+def _short_cost(spoken: float) -> float:
+    """What a cue spoken for ``spoken`` seconds costs for being short: nothing from
+    MIN_DURATION and the gap the next cue takes off, up to ``_COST_SHORT_CUE`` at 0.4 s
+    less."""
+    short = MIN_DURATION + DEFAULT_GAP - spoken
+    return _COST_SHORT_CUE * min(1.0, short / 0.4) if short > 0 else 0.0
 
 
 def _break_lines(text: str, atoms: list[_Atom], zh: bool, times: list[tuple[float, float]],
@@ -495,8 +503,8 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool, times: list[tuple[floa
                 cost += inner
             if zh and width == 1 and n > 1:
                 cost += _COST_ORPHAN
-            if one_line_cues and end_time - times[i][0] < MIN_DURATION + DEFAULT_GAP:
-                cost += _COST_SHORT_CUE
+            if one_line_cues:
+                cost += _short_cost(end_time - times[i][0])
             if j < n:
                 cost += atom.cost
                 if zh and left_fragment(text, atoms[j].start, atoms[i].start):
@@ -536,8 +544,7 @@ def _group_lines(atoms: list[_Atom], lines: list[tuple[int, int]],
                 cost += atoms[last].cost
             cost += sum(_COST_SENTENCE_INSIDE_CUE for a, _ in lines[k + 1:k + size]
                         if atoms[a - 1].sentence)
-            if end - start < MIN_DURATION + DEFAULT_GAP:  # the next cue takes a gap off
-                cost += _COST_SHORT_CUE
+            cost += _short_cost(end - start)
             if cost < best[k + size]:
                 best[k + size] = cost
                 back[k + size] = k
