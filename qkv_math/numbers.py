@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -357,18 +357,36 @@ def _worked_example(r: _Reader, data: Mapping[str, Any]) -> WorkedExample:
 
 
 EXP_SHOWN_LIMIT = 50.0
-"""Largest score whose e^x the video shows (e^50 is about 5 x 10^21: past that the e^x
-column is unreadable, and past 709 it overflows a float)."""
+"""Largest size of a negative score whose e^x the video shows (e^-50 is about 2 x 10^-22,
+shown as 0.00; past -745 it underflows a float)."""
+EXP_WIDEST = 20.0
+"""Largest score whose e^x the video's tables lay out: e^20 = 485165195.41 (nine digits
+before the point) still fits beside the scores, the ÷ total and the softmax bars at a
+readable size; each point more adds a digit or half of one. A negative score's e^x is narrow
+(0.00 to 1), so only the size of a negative score is limited, by ``EXP_SHOWN_LIMIT``."""
 
 
-def _exp_shown(r: _Reader, key: str, scores: np.ndarray, tokens: dict[str, tuple[str, ...]],
-               what: str) -> None:
-    """Refuse scores whose e^x, which the video shows, would be absurd or overflow."""
-    top = int(np.argmax(np.abs(scores)))
-    if abs(float(scores[top])) > EXP_SHOWN_LIMIT:
-        name = tokens.get("en", tokens[LANGUAGES[0]])[top]
-        r.fail(key, f"the {what} of {name!r} is {float(scores[top]):.4g}, and the video shows "
-                    f"e to that power; keep scores within ±{EXP_SHOWN_LIMIT:g}")
+def _exp_shown(r: _Reader, key: str | Callable[[int], str], scores: np.ndarray,
+               tokens: dict[str, tuple[str, ...]], what: str) -> None:
+    """Refuse scores whose e^x, which the video shows, would be wider than its tables lay out
+    (over ``EXP_WIDEST``) or absurd (under ``-EXP_SHOWN_LIMIT``). ``key`` names the file's key
+    (or gives it for the score's index) in the one line that says so."""
+    key_of = key if callable(key) else (lambda _i: key)
+    names = tokens.get("en", tokens[LANGUAGES[0]])
+    # the score furthest from 0 first, as the one line names a single value
+    for i in sorted({int(np.argmax(scores)), int(np.argmin(scores))},
+                    key=lambda j: -abs(float(scores[j]))):
+        x = float(scores[i])
+        if x > EXP_WIDEST:
+            digits = math.floor(x / math.log(10)) + 1
+            r.fail(key_of(i), f"the {what} of {names[i]!r} is {x:.4g}, and the video shows e to "
+                              f"that power (about {math.exp(x):.2g}, {digits} digits before the "
+                              f"point); its tables lay out e-powers up to e^{EXP_WIDEST:g} "
+                              f"({math.exp(EXP_WIDEST):.2f}), so keep {what}s at most "
+                              f"{EXP_WIDEST:g}")
+        if x < -EXP_SHOWN_LIMIT:
+            r.fail(key_of(i), f"the {what} of {names[i]!r} is {x:.4g}, and the video shows e to "
+                              f"that power; keep {what}s at least -{EXP_SHOWN_LIMIT:g}")
 
 
 def _fill_blank(r: _Reader, data: Mapping[str, Any], pj: Projections) -> FillBlank:
@@ -413,8 +431,8 @@ def _fill_blank(r: _Reader, data: Mapping[str, Any], pj: Projections) -> FillBla
     shift = r.number(t["shift"], "fill_blank.shift")
     scores = K @ query
     # the first word's score comes from the projections alone (its key and the query)
-    _exp_shown(r, "fill_blank.K_others" if int(np.argmax(np.abs(scores))) else "projections",
-               scores, tokens, "score")
+    _exp_shown(r, lambda i: "fill_blank.K_others" if i else "projections", scores, tokens,
+               "score")
     low = int(np.argmin(scores))
     if scores[low] + shift < 0:
         name = tokens.get("en", tokens[LANGUAGES[0]])[low]

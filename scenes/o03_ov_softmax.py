@@ -21,7 +21,7 @@ from manim import (
 )
 
 from scenes import theme, widgets
-from scenes.s07_softmax import BAR_LEN, X_SCORE, Y_HEAD, SoftmaxScene
+from scenes.s07_softmax import X_SCORE, Y_HEAD, SoftmaxScene
 
 AMP_ROW = 3  # the script's {sc.amp.3}: the strongest amplification of the scaling scene
 X_BARS = X_SCORE + 1.6  # where the bars move once the e-column has gone
@@ -83,7 +83,7 @@ class OverviewSoftmaxScene(SoftmaxScene):
         new = VGroup()
         anims = []
         for s, old in zip(shares, body, strict=True):
-            bar = widgets.share_bar(float(s), self.pct(s), BAR_LEN, color)
+            bar = widgets.share_bar(float(s), self.pct(s), self.bar_len, color)
             bar.align_to(RIGHT * x0, LEFT).set_y(old.get_y())
             anims += [ReplacementTransform(old[0], bar[0]), FadeOut(old[1], shift=0.1 * DOWN),
                       FadeIn(bar[1], shift=0.1 * DOWN)]

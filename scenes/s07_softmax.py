@@ -30,11 +30,16 @@ from scenes import theme, widgets
 from scenes.base import BeatClock, NarratedScene
 
 ROW_H = 0.68
-BAR_LEN = 6.0  # length of a 100% bar; one scale for every bar so the shares compare
+BAR_LEN = 6.0  # length of a 100% bar at most; one scale for every bar so the shares compare
 Y_CAP = theme.CONTENT_TOP - 0.2  # the caption saying what this step does
 Y_HEAD = theme.CONTENT_TOP - 0.85  # column headings; the word rows below
 X_NAME, X_SCORE = -5.0, -3.55
 X_EXP = X_SCORE + 1.6
+# The columns sit at these places when their numbers are narrow (the shipped file's); wider
+# numbers (−13, 403.43) push what follows to the right, keeping these gaps, and the bars
+# shorten so the widest row still ends inside the frame (see ``_layout``).
+COL_GAP = 0.4  # the least room between two columns, headings included
+BAR_GAP = 0.3  # between a column and the bars it feeds
 
 
 def _grow(bar: VGroup) -> list[Animation]:
@@ -62,6 +67,54 @@ class SoftmaxScene(NarratedScene):
         self.n, self.top = len(self.tokens), d.fill_order[0]
         self.y_rows = [Y_HEAD - 0.6 - ROW_H * i for i in range(self.n)]
         self.y_low = self.y_rows[-1] - 0.85
+        self._layout()
+
+    def _layout(self) -> None:
+        """Where the columns go and how long a 100% bar is, from the widest text each column
+        shows (heading or number): the scores, the e-powers, the ÷ total and the softmax bars,
+        and the naive attempt's columns and bars, all inside the frame."""
+        d = self.derived
+        w_score = widgets.column_width(self.s("score"), [self.num(s) for s in self.scores])
+        self.x_score = max(X_SCORE, X_NAME + 0.6 + COL_GAP + w_score / 2)
+        self.score_right = self.x_score + w_score / 2
+        # e to each score (the total goes under them), ÷ the total, the softmax bars
+        exps = [self.num(v) for v in d.fill_exp]
+        w_exp = widgets.column_width(self.s("exp_head"), exps)
+        w_total = theme.text(self.num(d.fill_exp_total, 2), theme.NUM_SIZE).width
+        self.x_exp = max(X_EXP, self.score_right + COL_GAP + max(w_exp, w_total) / 2)
+        self.exp_width = max(widgets.column_width("", exps), w_total)
+        self.x_div = self.x_exp + w_exp / 2 + 0.35
+        self.x_bars = self.x_div + theme.text(self.s("divide_by"), theme.SMALL_SIZE).width + 0.4
+        soft = widgets.BarColumn(d.fill_weights, [self.pct(s) for s in d.fill_weights],
+                                 self.s("weight"))
+        self.bar_len = widgets.longest_fitting(lambda length: self.x_bars + soft.reach(length),
+                                               BAR_LEN)
+        if "plus" in self.script.screen:  # the naive attempt (the overview skips it)
+            self._naive_layout()
+
+    def _naive_layout(self) -> None:
+        """score + shift and its bars, then score + shift_alt and its bars beside them: their
+        places, and a 100% bar short enough for both (``bar_len`` only ever shrinks)."""
+        fb, d, scores = self.numbers.fill_blank, self.derived, self.scores
+        w_plus = widgets.column_width(self.s("plus"), [self.num(s + fb.shift) for s in scores])
+        self.x_plus = max(self.x_score + 1.1, self.score_right + COL_GAP + w_plus / 2)
+        self.x_naive_bars = max(self.x_plus + 0.7, self.x_plus + w_plus / 2 + BAR_GAP)
+        w_alt = widgets.column_width(self.s("plus_alt"),
+                                     [self.num(s + d.shift_alt) for s in scores])
+        naive = widgets.BarColumn(d.fill_shifted, [self.pct(s) for s in d.fill_shifted],
+                                  self.s("share"))
+        alt = widgets.BarColumn(d.fill_shifted_alt, [self.pct(s) for s in d.fill_shifted_alt],
+                                self.s("share"))
+
+        def alt_x(length: float) -> float:  # the alt column's centre, right of the naive bars
+            return self.x_naive_bars + naive.reach(length) + max(0.75, COL_GAP + w_alt / 2)
+
+        def alt_bars_x(length: float) -> float:
+            return max(alt_x(length) + 0.7, alt_x(length) + w_alt / 2 + BAR_GAP)
+
+        self.bar_len = min(self.bar_len, widgets.longest_fitting(
+            lambda length: alt_bars_x(length) + alt.reach(length), BAR_LEN))
+        self.x_alt, self.x_alt_bars = alt_x(self.bar_len), alt_bars_x(self.bar_len)
 
     # -- the beats ------------------------------------------------------------------------------
     def _intro(self) -> None:
@@ -76,7 +129,7 @@ class SoftmaxScene(NarratedScene):
             word_head = theme.text(self.s("word"), theme.SMALL_SIZE, theme.MUTED)
             word_head.move_to(UP * Y_HEAD).align_to(self.names, RIGHT)
             self.score_col = self._column(self.s("score"), [self.num(s) for s in self.scores],
-                                          X_SCORE, theme.FG)
+                                          self.x_score, theme.FG)
             score_col = self.score_col
             self._reveal(b, "s", [
                 lambda i: [FadeIn(self.names[i]), FadeIn(score_col[1][i], shift=0.15 * RIGHT)]
@@ -84,9 +137,10 @@ class SoftmaxScene(NarratedScene):
                 for _ in range(n)])
             b.until("goal")
             self.cap = self._caption(self.s("goal"), theme.ACCENT)
+            x_slots = max(X_SCORE + 1.3, self.score_col.get_right()[0] + COL_GAP)
             self.slots = VGroup(*[
-                Rectangle(width=BAR_LEN / n, height=0.34).set_stroke(theme.MUTED, 2)
-                .move_to(RIGHT * (X_SCORE + 1.3 + BAR_LEN / (2 * n)) + UP * y)
+                Rectangle(width=self.bar_len / n, height=0.34).set_stroke(theme.MUTED, 2)
+                .move_to(RIGHT * (x_slots + self.bar_len / (2 * n)) + UP * y)
                 for y in y_rows])
             self.play(theme.reveal(self.cap), run_time=b.rt(0.12, 1.0))
             self.play(Create(self.slots), run_time=b.rt(0.08, 0.8))
@@ -100,15 +154,14 @@ class SoftmaxScene(NarratedScene):
         fb, d = self.numbers.fill_blank, self.derived
         with self.beat("naive") as b:
             b.until("plus")
-            x_plus = X_SCORE + 1.1
             self.plus_col = self._column(self.s("plus"),
                                          [self.num(s + fb.shift) for s in self.scores],
-                                         x_plus, theme.ACCENT, theme.ACCENT)
+                                         self.x_plus, theme.ACCENT, theme.ACCENT)
             self.cap = widgets.swap(self, self.cap, self._caption(self.s("naive"), theme.ACCENT),
                                     FadeOut(VGroup(self.slots, self.brace, self.whole)),
                                     run_time=b.rt(0.06, 0.6))
             self._copy_into(self.score_col[1], self.plus_col, b.rt(0.1, 1.0))
-            self.naive_bars = self._bar_col(self.s("share"), d.fill_shifted, x_plus + 0.7,
+            self.naive_bars = self._bar_col(self.s("share"), d.fill_shifted, self.x_naive_bars,
                                             theme.ACCENT)
             self.play(FadeIn(self.naive_bars[0]), run_time=b.rt(0.05, 0.5))
             self._reveal(b, "n", [lambda i: _grow(self.naive_bars[1][i])
@@ -118,11 +171,10 @@ class SoftmaxScene(NarratedScene):
         d, n = self.derived, self.n
         with self.beat("which_constant") as b:
             b.until("alt")
-            x_alt = self.naive_bars.get_right()[0] + 0.75
             alt_col = self._column(self.s("plus_alt"),
                                    [self.num(s + d.shift_alt) for s in self.scores],
-                                   x_alt, theme.MUTED, theme.MUTED)
-            alt_bars = self._bar_col(self.s("share"), d.fill_shifted_alt, x_alt + 0.7,
+                                   self.x_alt, theme.MUTED, theme.MUTED)
+            alt_bars = self._bar_col(self.s("share"), d.fill_shifted_alt, self.x_alt_bars,
                                      theme.MUTED)
             self._copy_into(self.score_col[1], alt_col, b.rt(0.1, 0.8))
             b.until("alt_shares")
@@ -151,7 +203,7 @@ class SoftmaxScene(NarratedScene):
             p2.next_to(self.p1, DOWN, buff=0.25)
             self.play(FadeIn(p2, shift=0.1 * UP), FadeOut(self.alt), run_time=b.rt(0.1, 0.6))
             b.until("top")
-            x_half = self.naive_bars[1][top][0].get_left()[0] + BAR_LEN / 2
+            x_half = self.naive_bars[1][top][0].get_left()[0] + self.bar_len / 2
             row = VGroup(self.names[top], Line(RIGHT * x_half, RIGHT * (x_half + 1.0)))
             box = Rectangle(width=row.width + 0.4, height=ROW_H * 0.9)
             box.set_stroke(theme.V_COLOR, 2).set_fill(theme.V_COLOR, 0.12)
@@ -178,7 +230,7 @@ class SoftmaxScene(NarratedScene):
             self.play(FadeOut(self.naive), run_time=b.rt(0.06, 0.6))
             b.until("exp")
             self.exp_col = exp_col = self._column(
-                self.s("exp_head"), [self.num(v) for v in d.fill_exp], X_EXP, theme.FG,
+                self.s("exp_head"), [self.num(v) for v in d.fill_exp], self.x_exp, theme.FG,
                 theme.SHARE_COLOR)
             self.cap = widgets.swap(self, self.cap,
                                     self._caption(self.s("exp_title"), theme.SHARE_COLOR),
@@ -212,25 +264,24 @@ class SoftmaxScene(NarratedScene):
         d, y_rows, exp_col = self.derived, self.y_rows, self.exp_col
         with self.beat("divide") as b:
             b.until("total")
-            rule = Line(LEFT * 0.6, RIGHT * 0.6, color=theme.MUTED, stroke_width=2)
-            rule.move_to(RIGHT * X_EXP + UP * (y_rows[-1] - 0.4))
+            half = max(0.6, self.exp_width / 2 + 0.1)  # under the widest e-power or total
+            rule = Line(LEFT * half, RIGHT * half, color=theme.MUTED, stroke_width=2)
+            rule.move_to(RIGHT * self.x_exp + UP * (y_rows[-1] - 0.4))
             total = theme.text(self.num(d.fill_exp_total, 2), theme.NUM_SIZE, theme.SHARE_COLOR)
-            total.move_to(RIGHT * X_EXP + UP * (y_rows[-1] - 0.8))
+            total.move_to(RIGHT * self.x_exp + UP * (y_rows[-1] - 0.8))
             total_lab = theme.text(self.s("total"), theme.SMALL_SIZE, theme.MUTED)
-            total_lab.move_to(RIGHT * X_SCORE + UP * total.get_y())
+            total_lab.move_to(RIGHT * self.x_score + UP * total.get_y())
             self.total = VGroup(rule, total, total_lab)
             self.play(FadeOut(self.pos), Create(rule), FadeIn(total_lab),
                       run_time=b.rt(0.05, 0.4))
             self.play(*[FadeOut(c.copy(), target_position=total) for c in exp_col[1]],
                       FadeIn(total), run_time=b.rt(0.08, 0.8))
             b.until("div")
-            x_div = exp_col.get_right()[0] + 0.35
             self.divs = divs = VGroup(*[
                 theme.text(self.s("divide_by"), theme.SMALL_SIZE, theme.MUTED)
-                .move_to(UP * y).align_to(RIGHT * x_div, LEFT) for y in y_rows])
-            x_bar = divs.get_right()[0] + 0.4
-            self.sm_bars = sm_bars = self._bar_col(self.s("weight"), d.fill_weights, x_bar,
-                                                   theme.SHARE_COLOR)
+                .move_to(UP * y).align_to(RIGHT * self.x_div, LEFT) for y in y_rows])
+            self.sm_bars = sm_bars = self._bar_col(self.s("weight"), d.fill_weights,
+                                                   self.x_bars, theme.SHARE_COLOR)
             self.cap = widgets.swap(self, self.cap,
                                     self._caption(self.s("divide"), theme.SHARE_COLOR),
                                     FadeOut(self.steps), FadeIn(sm_bars[0]),
@@ -242,7 +293,7 @@ class SoftmaxScene(NarratedScene):
             ghosts = VGroup()
             for s, bar in zip(d.fill_shifted, sm_bars[1], strict=True):
                 if s > 0 and compare:
-                    r = Rectangle(width=s * BAR_LEN, height=bar[0].height)
+                    r = Rectangle(width=s * self.bar_len, height=bar[0].height)
                     r.set_stroke(theme.FG, 2).align_to(bar[0], LEFT).set_y(bar[0].get_y())
                     ghosts.add(DashedVMobject(r, num_dashes=24))
                     end = max(bar[0].get_right()[0], r.get_right()[0])
@@ -290,7 +341,7 @@ class SoftmaxScene(NarratedScene):
         h.move_to(UP * Y_HEAD).align_to(RIGHT * x0, LEFT)
         body = VGroup()
         for s, y in zip(shares, self.y_rows, strict=True):
-            bar = widgets.share_bar(float(s), self.pct(s), BAR_LEN, color)
+            bar = widgets.share_bar(float(s), self.pct(s), self.bar_len, color)
             bar.align_to(RIGHT * x0, LEFT).set_y(y)
             body.add(bar)
         return VGroup(h, body)

@@ -8,7 +8,7 @@ layout bands come from :mod:`scenes.theme`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from manim import (
     DOWN,
@@ -182,12 +182,17 @@ def product_line(pairs: Sequence[tuple[str, str]], total: str, colors: tuple[str
 
 
 # -- share bars and tables ----------------------------------------------------------------------
+LABEL_GAP = 0.12  # between a share bar and its label
+MIN_BAR = 0.02  # a share of zero still shows as a sliver
+
+
 def share_bar(share: float, label: str, max_len: float, color: str = theme.SHARE_COLOR,
               height: float = 0.34, size: float = theme.SMALL_SIZE) -> VGroup:
     """A horizontal bar of length share × max_len with its label to the right: (bar, label)."""
-    rect = Rectangle(width=max(share * max_len, 0.02), height=height)
+    rect = Rectangle(width=max(share * max_len, MIN_BAR), height=height)
     rect.set_stroke(width=0).set_fill(color, 0.9)
-    return VGroup(rect, theme.text(label, size, theme.FG).next_to(rect, RIGHT, buff=0.12))
+    return VGroup(rect, theme.text(label, size, theme.FG).next_to(rect, RIGHT,
+                                                                   buff=LABEL_GAP))
 
 
 def share_bars(names: Sequence[str], shares: Sequence[float], labels: Sequence[str],
@@ -248,6 +253,59 @@ class StepLabel:
         if old is not None:
             anims.insert(0, FadeOut(old, shift=0.15 * UP))
         return anims
+
+
+# -- room for the numbers a file produces -------------------------------------------------------
+# A numbers file decides how wide its numbers are (a score of −13, an e-power of 403.43 or
+# 485165195.41, a share of 99%): scenes measure the widest value a column or a bar must show
+# and place what follows from that, instead of assuming the shipped numbers' widths.
+SAFE_RIGHT = theme.FRAME_W / 2 - theme.MARGIN
+"""The right edge of the safe area: what a scene lays out ends left of it."""
+
+
+def widest(mobs: Iterable[Mobject]) -> float:
+    """The width of the widest of ``mobs`` (0 for none)."""
+    return max((m.width for m in mobs), default=0.0)
+
+
+def column_width(head: str, cells: Sequence[str], head_size: float = theme.SMALL_SIZE,
+                 size: float = theme.NUM_SIZE) -> float:
+    """How wide a table column of ``cells`` under ``head`` is: its widest text, measured."""
+    return widest([theme.text(head, head_size), *[theme.text(c, size) for c in cells]])
+
+
+class BarColumn:
+    """A column of share bars, measured before it is drawn: how far right of its start it
+    reaches (the longest bar with its label, or its heading) for a given 100% length."""
+
+    def __init__(self, shares: Sequence[float], labels: Sequence[str], head: str = "",
+                 size: float = theme.SMALL_SIZE) -> None:
+        self.shares = [float(s) for s in shares]
+        self.label_widths = [theme.text(lab, size).width for lab in labels]
+        self.head_width = theme.text(head, size).width if head else 0.0
+
+    def reach(self, length: float) -> float:
+        """The column's width when a 100% bar is ``length`` long."""
+        return max(self.head_width, *[max(s * length, MIN_BAR) + LABEL_GAP + w
+                                      for s, w in zip(self.shares, self.label_widths,
+                                                      strict=True)])
+
+
+def longest_fitting(right_end: Callable[[float], float], most: float, least: float = 0.5,
+                    limit: float = SAFE_RIGHT) -> float:
+    """The longest length in [``least``, ``most``] for which ``right_end(length)`` (where the
+    things drawn at that length end, growing with it) stays left of ``limit``: ``most`` when
+    it fits, else found by bisection (``least`` when nothing fits)."""
+    if right_end(most) <= limit:
+        return most
+    lo, hi = least, most
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if right_end(mid) <= limit:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 # -- placement ----------------------------------------------------------------------------------
