@@ -188,7 +188,6 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     # the projections: the asking word's x gives the blank's query, France's x its key and value
     f["pj.x_query"] = _vec(pj.x_query)
     f["pj.x_key"] = _vec(pj.x_key)
-    f["pj.x_dims"] = len(pj.x_key)
     for name, vec in (("q", derived.proj_q), ("k", derived.proj_k), ("v", derived.proj_v)):
         f[f"pj.{name}"] = _vec(vec)
         for j, x in enumerate(vec):
