@@ -22,9 +22,9 @@ a number, a word or a tight phrase (``narration.phrases``). Then by grammar:
   list after a colon.
 * English: a line ending with a preposition, an article, a conjunction, "to", a possessive
   or another determiner (unless the preposition ends its phrase: "looking for / is"), an
-  auxiliary ("is / spread", "is often / spread") or a question word ("how far / a dot
-  product"), or between an infinitive or a modal's verb and the object that follows ("to
-  keep / the numbers").
+  auxiliary or contraction ("is often / spread", "they're / what", "the blank's / query")
+  or a question word ("how far / a dot product"), or between an infinitive or a modal's
+  verb and the object that follows ("to keep / the numbers").
 """
 
 from __future__ import annotations
@@ -84,8 +84,8 @@ def bad_break(text: str, p: int, zh: bool, start: int = 0,
               end: int | None = None) -> BadBreak | None:
     """The worst problem of a break before ``text[p]`` (a line or cue starting there), or
     None when a reader would find it fine. ``start`` is where the line before the break
-    starts and ``end`` where the line after it ends (default: the text's ends). A break at
-    spaces counts from the first character after them."""
+    starts and ``end`` where the line after it ends (None: a cue starts at the break, or
+    it is not known). A break at spaces counts from the first character after them."""
     problem = problem_at(text, p, zh)
     if problem is None and zh:
         problem = left_fragment(text, p, start) or right_fragment(text, p, end)
@@ -395,7 +395,9 @@ def left_fragment(text: str, p: int, start: int) -> BadBreak | None:
 
 def right_fragment(text: str, p: int, end: int | None) -> BadBreak | None:
     """A break at a comma before a clause of a few characters that ends its sentence part,
-    when the line runs on past it (读进去的是正文，| 不是标签：第一页…)."""
+    when the line after the break (ending at ``end``) runs on past it (读进去的是正文，|
+    不是标签：第一页…); ``end`` None: a new cue starts there, which shows the clause apart
+    from its sentence whatever line it is on (各自相乘，| 再相加。)."""
     comma = _comma_before(text, p)
     if comma is None:
         return None
@@ -461,6 +463,8 @@ def _en_grammar(text: str, q: int, p: int) -> tuple[str, str] | None:
         return "conjunction", f"a line ending with a conjunction ({left[-1]})"
     if len(left) >= 2 and _bare(left[-2]) in EN_MODALS and follows_np:
         return "object", f"a verb and its object split ({left[-2]} {left[-1]}|{right[0]})"
+    if last.endswith(("'s", "’s", "'re", "’re", "'ve", "’ve", "'m", "’m")):
+        return "verb", f"a line ending with a contraction or possessive ({left[-1]})"
     if (last in EN_AUXILIARIES and nxt.isalpha()) or (
             len(left) >= 2 and _bare(left[-2]) in EN_AUXILIARIES and last in EN_ADVERBS):
         return "verb", f"an auxiliary and its verb split ({left[-1]}|{right[0]})"

@@ -511,6 +511,8 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool, times: list[tuple[floa
                     cost += COST_GRAMMAR
             if zh and i > 0 and right_fragment(text, atoms[i].start, atom.end):
                 cost += COST_GRAMMAR
+            elif zh and i > 0 and right_fragment(text, atoms[i].start, None):
+                cost += _COST_FRAGMENT  # fine inside a cue, bad if a cue starts with it
             if cost < best[j]:
                 best[j] = cost
                 back[j] = i
@@ -522,10 +524,12 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool, times: list[tuple[floa
     return lines[::-1]
 
 
-def _group_lines(atoms: list[_Atom], lines: list[tuple[int, int]],
+def _group_lines(text: str, zh: bool, atoms: list[_Atom], lines: list[tuple[int, int]],
                  times: list[tuple[float, float]],
                  max_lines: int = MAX_LINES) -> list[list[tuple[int, int]]]:
-    """Group lines into cues of at most ``max_lines`` lines lasting at most 7 s."""
+    """Group lines into cues of at most ``max_lines`` lines lasting at most 7 s. A short
+    clause that ends its sentence part is not the first line of the next cue (相乘 |
+    再相加): the cue it starts shows it apart from its sentence whatever line it is on."""
     m = len(lines)
     best = [math.inf] * (m + 1)
     back = [0] * (m + 1)
@@ -542,6 +546,8 @@ def _group_lines(atoms: list[_Atom], lines: list[tuple[int, int]],
             cost = best[k] + _COST_CUE
             if k + size < m:
                 cost += atoms[last].cost
+                if zh and right_fragment(text, atoms[lines[k + size][0]].start, None):
+                    cost += COST_GRAMMAR
             cost += sum(_COST_SENTENCE_INSIDE_CUE for a, _ in lines[k + 1:k + size]
                         if atoms[a - 1].sentence)
             cost += _short_cost(end - start)
@@ -576,7 +582,7 @@ def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
     grace_hi = hi + _ms_down(max(0.0, min(room, GRACE)))
     out: list[_RawCue] = []
     lines = _break_lines(text, atoms, zh, times, max_lines == 1)
-    for group in _group_lines(atoms, lines, times, max_lines):
+    for group in _group_lines(text, zh, atoms, lines, times, max_lines):
         shown = (_display(text[atoms[a].start:atoms[b - 1].end], zh) for a, b in group)
         lines = tuple(line for line in shown if line)
         if not lines:

@@ -37,18 +37,20 @@ CPS_MEDIAN_LIMIT = {"zh": 9.0, "en": 17.0}
 
 
 
-def _break_positions(text: str, lines: Sequence[str], zh: bool
-                     ) -> list[tuple[int, int, int]]:
-    """Where each line after the first starts in ``text`` (lines found in order), with
-    where the line before it starts and where it ends."""
+def _break_positions(text: str, lines: Sequence[tuple[str, bool]], zh: bool
+                     ) -> list[tuple[int, int, int | None]]:
+    """Where each line after the first starts in ``text`` (``lines``: each line and
+    whether it starts a cue, found in order), with where the line before it starts and
+    where it ends (None when it starts a cue: the cue shows it apart from what came
+    before, whatever line it is on)."""
     out, pos, prev = [], 0, 0
-    for k, line in enumerate(lines):
+    for k, (line, first) in enumerate(lines):
         found = _find_line(text, line, pos, zh)
         if found is None:
             return out
         start, end = found
         if k:
-            out.append((start, prev, end))
+            out.append((start, prev, None if first else end))
         pos, prev = end, start
     return out
 
@@ -99,9 +101,9 @@ def cue_report(cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, fl
     bad = []
     k = 0
     for text, _words, offset, speech_end in beats:
-        mine: list[str] = []
+        mine: list[tuple[str, bool]] = []
         while k < len(cues) and cues[k].start <= offset + speech_end + 1e-6:
-            mine.extend(cues[k].lines)
+            mine.extend((line, n == 0) for n, line in enumerate(cues[k].lines))
             k += 1
         for p, start, end in _break_positions(text, mine, lang == "zh"):
             problem = break_problem(text, p, lang == "zh", start, end)

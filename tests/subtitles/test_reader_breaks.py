@@ -154,8 +154,30 @@ def test_good_breaks_are_not_counted(text: str, left: str, lang: str) -> None:
     ("这套 Q、K、V 计算会出现在三个地方", "计算会", "object"),
     ("the spread grows like the square root of d", "like ", "preposition"),
     ("it searches with its q and is found by its k", "its ", "article"),
+    ("The tags go into K: they're what the blank's query is compared with.", "they're ",
+     "verb"),
+    ("What you need is often spread over several words", "is often ", "verb"),
+    ("At d equals 4, the spread, how far a dot product swings", "how far ", "clause"),
 ])
 def test_more_bad_breaks_are_counted(text: str, left: str, kind: str) -> None:
     p = text.index(left) + len(left)
     problem = bad_break(text, p, any("\u4e00" <= c <= "\u9fff" for c in text))
     assert problem is not None and problem.kind == kind, problem
+
+
+def test_a_short_clause_may_end_a_cue_but_not_start_the_next() -> None:
+    """「各自相乘，再相加。」: 再相加 on its own line under its clause reads well; as the
+    first line of the next cue it is shown apart from the clause it finishes."""
+    text = "为什么？点积是 d 个位置上的数各自相乘，再相加。d 越大，加的项越多。"
+    beats = [(text, (), 0.0, 8.0)]
+    inside = [Cue(0.0, 2.0, ("为什么？",)),
+              Cue(2.1, 5.0, ("点积是 d 个位置上的数各自相乘", "再相加")),
+              Cue(5.1, 8.0, ("d 越大，加的项越多",))]
+    across = [Cue(0.0, 4.0, ("为什么？", "点积是 d 个位置上的数各自相乘")),
+              Cue(4.1, 8.0, ("再相加", "d 越大，加的项越多"))]
+    assert cue_report(inside, beats, "zh")["bad_breaks"] == []
+    bad = cue_report(across, beats, "zh")["bad_breaks"]
+    assert len(bad) == 1 and "再相加" in bad[0], bad
+    words, end = zh_char_timings(text)
+    cues = build_track([(text, words, 0.0, end)], "zh")
+    assert not any(c.lines[0] == "再相加" for c in cues), [c.lines for c in cues]
