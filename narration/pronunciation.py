@@ -22,6 +22,9 @@ with, the spoken characters' own reading, with 一 in a number yī (a digit keep
 syllable may be read with or without tone sandhi (一 and 不 change tone before others;
 neither engine applies the third-tone rule).
 
+Each beat is read by the engine that spoke it in this run (the voice stage records it), or,
+when that is the online voice or nothing spoke it here, by every offline Mandarin engine.
+
 For both languages, any digit or symbol left in the spoken text is reported: a voice reads
 those its own way (espeak-ng read "约2.7倍" as "约二七倍") or not at all.
 """
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
@@ -77,13 +81,14 @@ class PronunciationReport:
     unspoken: list[Unspoken] = field(default_factory=list)
     checked_with: str = ""
     engines: tuple[str, ...] = ()  # the Mandarin engines read
+    syllables_by: dict[str, int] = field(default_factory=dict)  # per engine
 
     def per_engine(self) -> dict[str, dict[str, int]]:
         """For each engine read: syllables compared and mismatches by kind."""
         out = {}
         for e in self.engines:
             mine = [m for m in self.mismatches if m.voice == e]
-            out[e] = {"syllables": self.syllables, "mismatches": len(mine),
+            out[e] = {"syllables": self.syllables_by.get(e, 0), "mismatches": len(mine),
                       **{k: sum(m.kind == k for m in mine) for k in KINDS}}
         return out
 
@@ -355,20 +360,36 @@ def _around(text: str, at: int, n: int) -> str:
     return f"{text[max(0, at - 3):at]}【{text[at:at + n]}】{text[at + n:at + n + 3]}"
 
 
+_SPOKEN_BY: dict[str, set[str]] = {}
+_SPOKEN_LOCK = threading.Lock()
+
+
+def record_engine(text: str, engine: str) -> None:
+    """Note that ``engine`` speaks ``text`` in this run (the voice stage calls this), so the
+    check reads that engine for it."""
+    with _SPOKEN_LOCK:
+        _SPOKEN_BY.setdefault(text, set()).add(engine)
+
+
+def engines_for(text: str) -> tuple[str, ...]:
+    """The offline Mandarin engines to read for ``text``: the one(s) that spoke it in this
+    run when it is one we can read; otherwise (the online voice, or not spoken here) every
+    offline Mandarin engine installed, as the voice may fall back to any of them."""
+    with _SPOKEN_LOCK:
+        spoke = _SPOKEN_BY.get(text, set()) & set(ENGINES)
+    return tuple(e for e in ENGINES if e in spoke) or zh_engines()
+
+
 def check(lang: str, beats: Iterable[tuple[str, str, Resolved]],
           engines: Iterable[str] | None = None) -> PronunciationReport:
     """The pronunciation report for ``(scene, beat, text)`` of one language; for Chinese,
-    as each of ``engines`` reads it (default: every offline Mandarin engine installed)."""
+    as each of ``engines`` reads it (default: for each beat, ``engines_for`` its text)."""
     report = PronunciationReport(lang)
-    if lang == "zh":
-        report.engines = tuple(engines) if engines is not None else zh_engines()
-        unknown = set(report.engines) - set(ENGINES)
-        if unknown:
-            raise ValueError(f"no pronunciation check for engine(s) {sorted(unknown)}")
-    names = {"kokoro": "Kokoro's phonemes (misaki)", "espeak": "espeak-ng phonemes"}
-    report.checked_with = (" and ".join(names[e] for e in report.engines)
-                           + " against pypinyin and the lexicon"
-                           if lang == "zh" else "digits and symbols in the spoken text")
+    fixed = tuple(engines) if engines is not None else None
+    unknown = set(fixed or ()) - set(ENGINES)
+    if unknown:
+        raise ValueError(f"no pronunciation check for engine(s) {sorted(unknown)}")
+    used: set[str] = set()
     for scene, beat, text in beats:
         report.beats += 1
         for word, why in avoided(lang):
@@ -384,9 +405,16 @@ def check(lang: str, beats: Iterable[tuple[str, str, Resolved]],
             report.unspoken.append(Unspoken(scene, beat, "".join(dict.fromkeys(bad))))
         if lang == "zh":
             n = 0
-            for engine in report.engines:
+            for engine in fixed if fixed is not None else engines_for(text.spoken):
                 n, mis = (check_zh_kokoro if engine == "kokoro" else check_zh)(scene, beat,
                                                                               text)
+                report.syllables_by[engine] = report.syllables_by.get(engine, 0) + n
                 report.mismatches.extend(mis)
+                used.add(engine)
             report.syllables += n
+    report.engines = tuple(e for e in ENGINES if e in used)
+    names = {"kokoro": "Kokoro's phonemes (misaki)", "espeak": "espeak-ng phonemes"}
+    report.checked_with = (" and ".join(names[e] for e in report.engines)
+                           + " against pypinyin and the lexicon"
+                           if lang == "zh" else "digits and symbols in the spoken text")
     return report

@@ -9,6 +9,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from narration.marks import mark_times
+from narration.pronunciation import record_engine
 from narration.scripts import SceneScript
 from narration.timeline import beat_slot
 from narration.tts.base import narration_rate
@@ -42,6 +43,7 @@ def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache,
 
     def report(n: int, scene_id: str, beat, clip: Clip, fresh: bool) -> None:
         clips[(scene_id, beat.id)] = clip
+        record_engine(beat.text.spoken, clip.engine)  # the pronunciation check reads it
         if fresh:
             say(f"[{lang}] voice {n}/{len(beats)}: {scene_id}.{beat.id} "
                 f"({clip.engine}, {clip.duration:.1f} s)")
