@@ -3,12 +3,14 @@ languages with the offline voice, and a changed numbers file changes voice and s
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import av
@@ -455,9 +457,21 @@ def test_scene_clips_posters_and_deck(rendered, lang):
     assert cover.notes_slide.notes_text_frame.text.strip()
     movies = [sl for sl in rest if any(sh.shape_type == 16 for sh in sl.shapes)]  # MEDIA
     assert len(movies) == len(clips)
-    for slide, scene in zip(movies, manifest["scenes"], strict=True):
-        # no title on a movie slide: the video frame carries it; notes one per beat, timed
-        assert not any(sh.has_text_frame and sh.text_frame.text for sh in slide.shapes)
+    for slide, scene, clip in zip(movies, manifest["scenes"], clips, strict=True):
+        # the video frame carries the title: the slide's title placeholder (for the outline
+        # and screen readers) sits above the visible area, and no other text is shown
+        title = slide.shapes.title
+        assert title.text_frame.text.startswith(scene["title"] + " · ")
+        assert title.top + title.height <= 0
+        assert not any(sh.has_text_frame and sh.text_frame.text for sh in slide.shapes
+                       if sh is not title and sh.shape_id != title.shape_id)
+        # the movie: named and described, its poster the scene's fullest frame (last beat)
+        movie = next(sh for sh in slide.shapes if sh.shape_type == 16)
+        assert movie.name == f"Movie: {scene['title']}"
+        assert movie._element._nvXxPr.cNvPr.get("descr").startswith(scene["title"] + ": ")
+        poster = slide.part.related_part(movie._element.blipFill.blip.rEmbed).blob
+        assert poster == clip.with_suffix(".last.png").read_bytes()
+        # notes one per beat, timed
         notes = [p.text for p in slide.notes_slide.notes_text_frame.paragraphs]
         assert len(notes) == len(scene["beats"])
         for note, beat in zip(notes, scene["beats"], strict=True):
@@ -497,6 +511,25 @@ def test_deck_converts_to_pdf_with_every_slide(rendered, tmp_path):
     assert p.returncode == 0 and pdf.is_file(), p.stderr[-2000:]
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
     assert pages == n
+    # every page shows something, and each movie page its scene complete: as much content as
+    # the clip's last poster (the frame where its last beat ends, its fullest)
+    from PIL import Image
+
+    from tests.test_deck import content_share, page_pictures
+
+    pictures = page_pictures(pdf)
+    assert all(content_share(p) > 0.005 for p in pictures)
+    slides = list(Presentation(str(deck)).slides)
+    movie_pages = [k for k, sl in enumerate(slides) if any(sh.shape_type == 16
+                                                            for sh in sl.shapes)]
+    clips = sorted((out / "en" / "clips").glob("[0-9][0-9]_*.mp4"))
+    assert len(movie_pages) == len(clips)
+    for k, clip in zip(movie_pages, clips, strict=True):
+        h, w = pictures[k].shape[:2]
+        last = np.asarray(Image.open(clip.with_suffix(".last.png")).convert("RGB").resize(
+            (w * 96 // 100, w * 96 // 100 * 9 // 16)))
+        shown = content_share(pictures[k]) * h * w / (last.shape[0] * last.shape[1])
+        assert shown == pytest.approx(content_share(last), rel=0.25), (k, clip.name)
 
 
 def _chromium(tmp_path, width: int, height: int):
@@ -620,6 +653,69 @@ def test_preview_page_layout_on_a_phone_and_a_desktop(rendered, tmp_path, width,
         else:
             assert geo["side"]["left"] >= geo["stage"]["right"]
         driver.save_screenshot(str(out / f"page-{width}.png"))
+    finally:
+        driver.quit()
+
+
+def test_rendered_page_passes_the_audits(rendered, overview, tmp_path):
+    """The page render.py wrote (both cuts, both languages): the W3C Nu checker reports
+    nothing, axe-core no violation at 1366x900 and 390x844 in either language."""
+    from tests.audit import axe_run, nu_check
+
+    out, _, _ = rendered
+    page = out / "index.html"
+    assert nu_check(page) == []
+    for width, height in [(1366, 900), (390, 844)]:
+        driver = _chromium(tmp_path, width, height)
+        try:
+            for lang in ("zh", "en"):
+                driver.get(page.as_uri() + f"?lang={lang}")
+                result = axe_run(driver)
+                assert result.get("violations") == [], (width, lang, result)
+        finally:
+            driver.quit()
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 900)])
+def test_subtitles_stay_in_the_band(rendered, tmp_path, width, height):
+    """At three times in each language, the picture with the subtitle showing differs from
+    the same frame without it only inside the video's bottom subtitle band."""
+    from PIL import Image
+
+    from narration.style import SUBTITLE_BAND_SHARE
+
+    out, _, _ = rendered
+    driver = _chromium(tmp_path, width, height)
+    try:
+        for lang in ("zh", "en"):
+            driver.get((out / "index.html").as_uri() + f"?lang={lang}")
+            player = driver.find_element("id", "player")
+            from selenium.webdriver.support.ui import WebDriverWait
+
+            wait = WebDriverWait(driver, 30)
+            wait.until(lambda d, p=player: d.execute_script(
+                "return arguments[0].readyState", p) >= 1)
+            driver.execute_script("arguments[0].controls = false; "
+                                  "arguments[0].scrollIntoView({block: 'start'})", player)
+            cues = read_srt(out / lang / "video.srt")
+            for cue in (cues[1], cues[len(cues) // 2], cues[-2]):
+                driver.execute_script("arguments[0].textTracks[0].mode = 'showing';"
+                                      "arguments[0].currentTime = arguments[1]", player,
+                                      (cue.start + cue.end) / 2)
+                wait.until(lambda d, p=player: d.execute_script(
+                    "return !arguments[0].seeking && arguments[0].readyState >= 2 && "
+                    "arguments[0].textTracks[0].activeCues.length > 0", p))
+                time.sleep(0.5)
+                with_cue = np.asarray(Image.open(io.BytesIO(player.screenshot_as_png))
+                                      .convert("L"), dtype=int)
+                driver.execute_script("arguments[0].textTracks[0].mode = 'hidden'", player)
+                time.sleep(0.5)
+                without = np.asarray(Image.open(io.BytesIO(player.screenshot_as_png))
+                                     .convert("L"), dtype=int)
+                rows = np.flatnonzero((np.abs(with_cue - without) > 40).any(axis=1))
+                assert rows.size, f"no subtitle drawn at {cue.start} s"
+                band_top = with_cue.shape[0] * (1 - SUBTITLE_BAND_SHARE)
+                assert rows.min() >= band_top - 1, (lang, cue.lines, rows.min(), band_top)
     finally:
         driver.quit()
 
