@@ -30,6 +30,7 @@ from manim import (
     SurroundingRectangle,
     TransformFromCopy,
     VGroup,
+    config,
 )
 
 from scenes import theme, widgets
@@ -103,10 +104,15 @@ class ProjectionsScene(NarratedScene):
         self.play(*anims, run_time=run_time)
 
     def _clear_working(self, b: BeatClock, keep: tuple[Mobject, ...]) -> None:
-        """Fade out everything but ``keep``; the working lines leave now."""
-        for line in self.working:
-            if line.gone_at is None:
-                line.gone_at = self.now
+        """Fade out everything but ``keep``; the working lines leave now, never sooner than
+        ``WORKING_HOLD`` after the voice said their results (waiting for it if need be)."""
+        shown = [line for line in self.working if line.gone_at is None]
+        if shown:
+            left = max(line.said_at for line in shown) + WORKING_HOLD - self.now
+            if left > 0:
+                self.wait(left + 1 / config.frame_rate)  # a frame more: never a hair short
+        for line in shown:
+            line.gone_at = self.now
         self.clear_content(b, keep=keep)
 
     # -- the scene ------------------------------------------------------------------------------
