@@ -37,6 +37,7 @@ from narration.phrases import inside_phrase
 from narration.segment import enclosing_group, pos_tokens, word_boundaries
 
 ZH_MAX_CHARS = 16
+"""Longest line (Chinese; half-width characters count half), also the breaker's limit."""
 EN_MAX_CHARS = 42
 
 # Costs the line breaker adds (only their order matters much); see narration.subtitles.

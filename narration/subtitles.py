@@ -62,14 +62,20 @@ from pathlib import Path
 
 from common.text import is_cjk, is_wide
 from narration import subtitle_files
-from narration.breaks import COST_GRAMMAR, COST_WORD, left_fragment, problem_at, right_fragment
+from narration.breaks import (
+    COST_GRAMMAR,
+    COST_WORD,
+    EN_MAX_CHARS,
+    ZH_MAX_CHARS,
+    left_fragment,
+    problem_at,
+    right_fragment,
+)
 from narration.types import Cue, WordTiming
 
 __all__ = ["Cue", "build_track", "cues_for_beat", "line_width", "read_srt", "reading_chars",
            "write_srt"]
 
-ZH_MAX_CHARS = 16
-EN_MAX_CHARS = 42
 MAX_LINES = 2
 MIN_DURATION = 1.2
 MAX_DURATION = 7.0
