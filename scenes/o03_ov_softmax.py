@@ -1,5 +1,6 @@
 """Overview ③: the scores become softmax shares (e to each score, divided by the total),
-then a word on √d: amplified scores put nearly everything on one word.
+then a word on √d: amplified scores put nearly everything on one word, and the real
+formula's ÷ √d gives the example's shares.
 
 The softmax scene's beats ``intro``, ``exp`` and ``divide``, re-timed (the add-a-constant
 detour is left for the full explainer), and a beat of its own for √d, drawn from the same
@@ -65,16 +66,21 @@ class OverviewSoftmaxScene(SoftmaxScene):
             self.play(Indicate(self.sm_bars[1][self.top], color=theme.ACCENT, scale_factor=1.1),
                       run_time=b.rt(0.06, 0.6))
             b.until("div")
-            skip = theme.text(self.s("skip"), theme.SMALL_SIZE, theme.MUTED)
-            theme.fit(skip, theme.CONTENT_W)
-            skip.move_to(UP * self.y_low).align_to(self.names, LEFT)
-            widgets.keep_inside_x(skip)
+            # the real formula on the example: its scores ÷ √d, and softmax of those
+            note = theme.text(self.s("d_note"), theme.SMALL_SIZE, theme.MUTED)
+            theme.fit(note, theme.CONTENT_W)
+            note.move_to(UP * self.y_low).align_to(self.names, LEFT)
+            widgets.keep_inside_x(note)
+            scaled = VGroup(*[theme.text(self.num(s, 2), theme.NUM_SIZE, theme.SHARE_COLOR)
+                              .move_to(c) for s, c in zip(self.derived.fill_scores_scaled,
+                                                          self.score_col[1], strict=True)])
+            head = self.score_col[0]
             self.cap = widgets.swap(self, self.cap,
                                     self._caption(self.s("div"), theme.SHARE_COLOR),
-                                    FadeOut(VGroup(amp_head, big)), FadeIn(self.score_col),
-                                    run_time=b.rt(0.06, 0.6))
-            self._morph(row.weights_scaled, theme.SHARE_COLOR, b.rt(0.1, 1.0))
-            self.play(FadeIn(skip, shift=0.1 * UP), run_time=b.rt(0.05, 0.5))
+                                    FadeOut(VGroup(amp_head, big)), FadeIn(head),
+                                    FadeIn(scaled, shift=0.1 * UP), run_time=b.rt(0.06, 0.6))
+            self._morph(self.derived.fill_weights_scaled, theme.SHARE_COLOR, b.rt(0.1, 1.0))
+            self.play(FadeIn(note, shift=0.1 * UP), run_time=b.rt(0.05, 0.5))
 
     def _morph(self, shares, color: str, run_time: float) -> None:
         """The share bars stretch to ``shares``; their labels swap (no glyph morph)."""

@@ -13,8 +13,6 @@ from manim import (
     ArcBetweenPoints,
     Brace,
     Create,
-    DashedLine,
-    DashedVMobject,
     FadeIn,
     FadeOut,
     GrowFromEdge,
@@ -55,7 +53,6 @@ class SoftmaxScene(NarratedScene):
         self._intro()
         self._naive()
         self._which_constant()
-        self._flattened()
         self._exp()
         self._divide()
         self._formula()
@@ -194,35 +191,7 @@ class SoftmaxScene(NarratedScene):
             self.p1 = theme.text(self.s("problem1"), theme.BODY_SIZE, theme.V_COLOR)
             self.p1.move_to(UP * self.y_low)
             self.play(FadeIn(self.p1, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
-
-    def _flattened(self) -> None:
-        top, y_rows = self.top, self.y_rows
-        with self.beat("flattened") as b:
-            b.until("prob_b")
-            p2 = theme.text(self.s("problem2"), theme.BODY_SIZE, theme.V_COLOR)
-            p2.next_to(self.p1, DOWN, buff=0.25)
-            self.play(FadeIn(p2, shift=0.1 * UP), FadeOut(self.alt), run_time=b.rt(0.1, 0.6))
-            b.until("top")
-            x_half = self.naive_bars[1][top][0].get_left()[0] + self.bar_len / 2
-            row = VGroup(self.names[top], Line(RIGHT * x_half, RIGHT * (x_half + 1.0)))
-            box = Rectangle(width=row.width + 0.4, height=ROW_H * 0.9)
-            box.set_stroke(theme.V_COLOR, 2).set_fill(theme.V_COLOR, 0.12)
-            box.move_to(RIGHT * row.get_center()[0] + UP * y_rows[top])
-            self.add(box)
-            self.bring_to_back(box)
-            self.play(FadeIn(box), run_time=b.rt(0.1, 0.6))
-            b.until("half")
-            half = DashedLine(RIGHT * x_half + UP * (y_rows[0] + ROW_H * 0.45),
-                              RIGHT * x_half + UP * (y_rows[-1] - ROW_H * 0.35),
-                              color=theme.FG, stroke_width=2)
-            half_lab = theme.text(self.s("half"), theme.SMALL_SIZE, theme.FG)
-            half_lab.next_to(RIGHT * x_half + UP * y_rows[-1], RIGHT, buff=0.12)
-            label = self.naive_bars[1][top][1]
-            self.play(Create(half), FadeIn(half_lab),
-                      label.animate.next_to(RIGHT * x_half + UP * y_rows[top], RIGHT, buff=0.12)
-                      .set_color(theme.V_COLOR),
-                      run_time=b.rt(0.12, 0.8))
-            self.naive = VGroup(self.plus_col, self.naive_bars, self.p1, p2, box, half, half_lab)
+            self.naive = VGroup(self.plus_col, self.naive_bars, self.p1, self.alt)
 
     def _exp(self) -> None:
         d, n, y_rows = self.derived, self.n, self.y_rows
@@ -287,31 +256,26 @@ class SoftmaxScene(NarratedScene):
                                     FadeOut(self.steps), FadeIn(sm_bars[0]),
                                     Indicate(total, color=theme.SHARE_COLOR),
                                     run_time=b.rt(0.06, 0.6))
-            # The naive attempt's bars, dashed, when the narration compares them ({@ghost});
-            # the overview never showed them.
-            compare = "ghost" in b.marks
-            ghosts = VGroup()
-            for s, bar in zip(d.fill_shifted, sm_bars[1], strict=True):
-                if s > 0 and compare:
-                    r = Rectangle(width=s * self.bar_len, height=bar[0].height)
-                    r.set_stroke(theme.FG, 2).align_to(bar[0], LEFT).set_y(bar[0].get_y())
-                    ghosts.add(DashedVMobject(r, num_dashes=24))
-                    end = max(bar[0].get_right()[0], r.get_right()[0])
-                    bar[1].next_to(RIGHT * end + UP * bar[0].get_y(), RIGHT, buff=0.12)
             self._reveal(b, "w", [
                 lambda i: [FadeIn(divs[i], shift=0.15 * RIGHT), *_grow(sm_bars[1][i])]
                 for _ in range(self.n)])
-            if compare:
-                b.until("ghost")
-                self.legend = theme.text(self.s("naive_ghost"), theme.SMALL_SIZE, theme.MUTED)
-                self.legend.move_to(UP * self.y_low).align_to(sm_bars, LEFT)
-                self.play(Create(ghosts), FadeIn(self.legend), run_time=b.rt(0.1, 1.0))
+            # Why no constant is needed ({@same}, the full explainer only): adding one number
+            # to every score multiplies each e-power, and the total, by the same factor.
+            self.legend = VGroup()
+            if "same" in b.marks:
+                b.until("same")
+                self.legend = theme.text(self.s("same_shares"), theme.SMALL_SIZE, theme.GOOD)
+                theme.fit(self.legend, theme.CONTENT_W)
+                self.legend.move_to(UP * self.y_low)
+                widgets.keep_inside_x(self.legend)
+                self.play(FadeIn(self.legend, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
             self.play(Indicate(sm_bars[1][self.top], color=theme.SHARE_COLOR, scale_factor=1.15),
                       run_time=b.rt(0.08, 1.0))
 
     def _formula(self) -> None:
         with self.beat("formula") as b:
-            f = theme.formula(r'"softmax"(x_i) = e^(x_i) / (sum_j e^(x_j))', 36, theme.FG)
+            # s for scores: x is the word vector elsewhere in the video
+            f = theme.formula(r'"softmax"(s_i) = e^(s_i) / (sum_j e^(s_j))', 36, theme.FG)
             frame = theme.panel(f.width + 0.8, f.height + 0.45, theme.SHARE_COLOR)
             formula = widgets.boxed(f, frame)
             formula.move_to(UP * (theme.CONTENT_BOTTOM + formula.height / 2 + 0.05))
