@@ -133,7 +133,7 @@ class ProjectionsScene(NarratedScene):
             tail = VGroup(theme.text(self.s("tail"), theme.BODY_SIZE, theme.MUTED),
                           theme.text(self.s("asker"), theme.BODY_SIZE),
                           theme.text(self.s("blank"), theme.BODY_SIZE, theme.MUTED))
-            tail.arrange(RIGHT, buff=0.15).move_to(UP * 1.9)
+            tail.arrange(RIGHT, buff=0.3).move_to(UP * 1.9)  # room for the box around the word
             asker = tail[1]
             asker_box = SurroundingRectangle(asker, color=theme.Q_COLOR, buff=0.12)
             x = self._row(pj.x_query, theme.FG).move_to(UP * 0.15)
