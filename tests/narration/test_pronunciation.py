@@ -101,13 +101,10 @@ def test_a_word_to_avoid_is_reported():
     assert "对数" in found[0].word
 
 
-# What an engine cannot say at all, reported by the check and expected here: espeak-ng 1.52
-# has no -iong after j/q/x (胸 is given 星 xīng, the nearest syllable it says).
-KNOWN = {("espeak", "xiong1")}
-
-
 def _problems(report) -> list[str]:
-    return [m.line() for m in report.mismatches if (m.voice, m.expected) not in KNOWN]
+    # espeak-ng 1.52 has no -iong after j/q/x (胸 came out as 星 xīng): the script words
+    # around it (身上的名牌), so every engine reads the whole narration right.
+    return [m.line() for m in report.mismatches]
 
 
 def _all_beats(lang, numbers=None):
