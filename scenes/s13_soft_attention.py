@@ -36,6 +36,7 @@ from scenes.base import NarratedScene
 
 BAR_LEN = 2.5
 ROW_SCALE = 1.4
+TANGENT_HALF = 0.8  # at most this long each side of its point (the shipped numbers: 0.6)
 HEAD_Y = 2.35  # the soft and hard headings
 ROW_GAP = 0.16  # extra space between bar rows, so the two charts fill the frame
 SLIDER_Y = -2.12
@@ -79,6 +80,7 @@ class SoftAttentionScene(NarratedScene):
             self.soft_head.move_to(LEFT * 3.5 + UP * HEAD_Y)
             self.soft = self._rows(names, self._soft_shares(), theme.SHARE_COLOR)
             self.soft.next_to(self.soft_head, DOWN, buff=0.45).set_x(self.soft_head.get_x() - 0.3)
+            widgets.keep_inside_x(self.soft)  # a share near 100% makes the rows wider
             self.soft_anchor = self.soft.get_corner(UL)
             self.play(FadeIn(self.soft_head), *[FadeIn(r[0]) for r in self.soft],
                       run_time=b.rt(0.1, 0.8))
@@ -315,6 +317,13 @@ class SoftAttentionScene(NarratedScene):
         dx = step * 0.6
         start = self._p(ax, x - dx, f(x) - slope * dx)
         end = self._p(ax, x + dx, f(x) + slope * dx)
+        # the panel's x axis spans a few score gaps: scores far apart make the curve steep on
+        # screen, so the tangent keeps its direction but never outgrows the panel
+        half = (end - start) / 2
+        if np.linalg.norm(half) > TANGENT_HALF:
+            mid = self._p(ax, x, f(x))
+            half *= TANGENT_HALF / np.linalg.norm(half)
+            start, end = mid - half, mid + half
         return Arrow(start, end, buff=0, color=theme.GOOD, stroke_width=5,
                      max_tip_length_to_length_ratio=0.2)
 

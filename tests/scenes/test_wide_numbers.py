@@ -38,7 +38,7 @@ FAMILY: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] = {
     "score_20": (((K_OTHERS, "K_others = [[20, 0, 0], [0, 0, 1], [-2, -1, 0]]"),
                   (WORKED_K, "K = [[0, 28], [1, 0], [1, 2]]")),
                  ("dot_product", "softmax", "ov_softmax", "scaling", "worked_example",
-                  "formula")),
+                  "formula", "soft_attention")),
     # two-digit negative scores with their signs (I: −20), a 9 in another row, and the
     # naive attempt's constant as large (+20, +21)
     "negative_20": (((K_OTHERS, "K_others = [[9, 0, 0], [0, 0, 1], [-19, -1, 0]]"),
