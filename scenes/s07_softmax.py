@@ -266,7 +266,8 @@ class SoftmaxScene(NarratedScene):
                 b.until("same")
                 self.legend = theme.text(self.s("same_shares"), theme.SMALL_SIZE, theme.GOOD)
                 theme.fit(self.legend, theme.CONTENT_W)
-                self.legend.move_to(UP * self.y_low)
+                # a line under the e-powers' total, which is still on screen
+                self.legend.move_to(UP * (self.total.get_bottom()[1] - 0.45))
                 widgets.keep_inside_x(self.legend)
                 self.play(FadeIn(self.legend, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
             self.play(Indicate(sm_bars[1][self.top], color=theme.SHARE_COLOR, scale_factor=1.15),
