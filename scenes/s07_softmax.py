@@ -67,7 +67,7 @@ class SoftmaxScene(NarratedScene):
         self._layout()
 
     def _layout(self) -> None:
-        """Where the columns go and how long a 100% bar is, from the widest text each column
+        """Where the columns go and how long a full bar is, from the widest text each column
         shows (heading or number): the scores, the e-powers, the ÷ total and the softmax bars,
         and the naive attempt's columns and bars, all inside the frame."""
         d = self.derived
@@ -91,7 +91,7 @@ class SoftmaxScene(NarratedScene):
 
     def _naive_layout(self) -> None:
         """score + shift and its bars, then score + shift_alt and its bars beside them: their
-        places, and a 100% bar short enough for both (``bar_len`` only ever shrinks)."""
+        places, and a full bar short enough for both (``bar_len`` only ever shrinks)."""
         fb, d, scores = self.numbers.fill_blank, self.derived, self.scores
         w_plus = widgets.column_width(self.s("plus"), [self.num(s + fb.shift) for s in scores])
         self.x_plus = max(self.x_score + 1.1, self.score_right + COL_GAP + w_plus / 2)
