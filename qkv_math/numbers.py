@@ -380,8 +380,8 @@ def _exp_shown(r: _Reader, key: str | Callable[[int], str], scores: np.ndarray,
         if x > EXP_WIDEST:
             digits = math.floor(x / math.log(10)) + 1
             r.fail(key_of(i), f"the {what} of {names[i]!r} is {x:.4g}, and the video shows e to "
-                              f"that power (about {math.exp(x):.2g}, {digits} digits before the "
-                              f"point); its tables lay out e-powers up to e^{EXP_WIDEST:g} "
+                              f"that power ({digits} digits before the point); "
+                              f"its tables lay out e-powers up to e^{EXP_WIDEST:g} "
                               f"({math.exp(EXP_WIDEST):.2f}), so keep {what}s at most "
                               f"{EXP_WIDEST:g}")
         if x < -EXP_SHOWN_LIMIT:
