@@ -140,7 +140,9 @@ def test_one_numbers_file_reaches_both_cuts(overview, tmp_path):
     text = (tmp / "numbers.toml").read_text("utf-8")
     # the blank's query is x_query times W_Q: [1, 1, 1] adds all three rows of W_Q
     assert "x_query = [1, 0, 1]" in text and f"V = {NEW_V}" in text
+    # (that query scores "I" at -4: the naive attempt's constant goes up to 4 with it)
     changed.write_text(text.replace("x_query = [1, 0, 1]", "x_query = [1, 1, 1]")
+                       .replace("shift = 3 ", "shift = 4 ")
                        .replace(f"V = {NEW_V}", "V = [[1, 1], [2, 0], [0, 3]]"), "utf-8")
     p = subprocess.run(
         [sys.executable, str(ROOT / "render.py"), "--plan", "--cut", "all", "--lang", "all",
