@@ -38,7 +38,7 @@ def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache,
     def one(beat) -> tuple[Clip, bool]:
         made = cache.synthesized_by_this_thread()
         clip = cache.get_or_synthesize(engine, beat.text.spoken, None, narration_rate(lang),
-                                       lang, breaks=tuple(p for _, p in beat.text.marks))
+                                       lang)
         return clip, cache.synthesized_by_this_thread() > made
 
     def report(n: int, scene_id: str, beat, clip: Clip, fresh: bool) -> None:
@@ -97,9 +97,8 @@ def cached_clips(cache: AudioCache, engine, scripts: list[SceneScript], lang: st
     rate = narration_rate(lang)
     for s in scripts:
         for b in s.beats:
-            def look(eng, v, text=b.text.spoken,
-                     breaks=tuple(p for _, p in b.text.marks)):
-                clip = cache.lookup(eng.name, text, v, rate, breaks)
+            def look(eng, v, text=b.text.spoken):
+                clip = cache.lookup(eng.name, text, v, rate)
                 if clip is None:
                     raise LookupError(text)
                 return clip

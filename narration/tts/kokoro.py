@@ -16,13 +16,14 @@
   written-out number is yī (pypinyin reads 十一点 as the 一点儿 yì); and the pronunciation
   lexicon's readings settle the polyphones pypinyin reads out of context.
 
-Timings. The model reports no durations. The text is cut into phrases at punctuation and at
-every cue mark (``breaks``), each phrase is synthesized on its own and measured, the
-model's leading and trailing silence is trimmed (with 5 ms fades, so no clicks) and a pause
-that follows the punctuation is put between phrases. So every phrase join, and every cue
-mark, has an exact time. Inside a phrase there is no such time; the words there are only
-needed by the subtitles (which may break a long phrase into two cues), so they share the
-phrase's speech by their syllable count.
+Timings. The export has one output, the audio, but its duration predictor's rounded frames
+(``/encoder/Clip_output_0``, one count per input token, 600 samples each) are a tensor in the
+graph: ``session`` adds it to the graph's outputs before loading (with the ``onnx``
+package), which changes nothing the model computes. So a beat is spoken in one call, with the
+model's own pauses and one prosody over its sentences, and every syllable's start and end
+are known exactly; a cue mark falls on the syllable after it. Only a beat longer than the
+model's 510 ids is split, at a sentence's end where possible, and those chunks are joined
+with a pause that follows their punctuation (trimmed, with 5 ms fades: no clicks).
 """
 
 from __future__ import annotations
@@ -56,21 +57,18 @@ MAX_TOKENS = 510
 PAUSES = {"。": 0.30, "！": 0.30, "？": 0.30, ".": 0.30, "!": 0.30, "?": 0.30,
           "；": 0.20, ";": 0.20, "：": 0.20, ":": 0.20, "…": 0.20, "—": 0.15,
           "，": 0.12, ",": 0.12, "、": 0.08}
-"""Seconds of silence after a phrase ending with this punctuation."""
-MARK_PAUSE = 0.02
-"""A phrase cut at a cue mark with no punctuation: the shortest join that still sounds
-continuous once both sides are trimmed and faded."""
+"""Seconds of silence where a long beat's chunks are joined after this punctuation."""
 LEAD, TAIL = 0.05, 0.15
-"""Silence before the first phrase and after the last."""
+"""Silence before the speech and after it."""
 FADE = 0.005
-"""Seconds of fade-in and fade-out on every phrase (a cut at a non-zero sample clicks)."""
+"""Seconds of fade-in and fade-out on every chunk (a cut at a non-zero sample clicks)."""
 MARGIN_IN, MARGIN_OUT = 0.015, 0.04
-"""Sound kept before the first and after the last loud frame of a phrase (an onset's
+"""Sound kept before the first and after the last loud frame of a chunk (an onset's
 breath, a final consonant's release)."""
 PEAK = 0.89
-"""Phrases whose peak passes this (−1 dBFS) are scaled down to it, never clipped."""
+"""Speech whose peak passes this (−1 dBFS) are scaled down to it, never clipped."""
 
-# The model's closing punctuation for a phrase (its prosody: a falling or rising end).
+# The model's closing punctuation for a clause (its prosody: a falling or rising end).
 _END_MARK = {"。": ".", "！": "!", "？": "?", "；": ";", "：": ":", "，": ",", "、": ",",
              "…": "…", "—": "—", ".": ".", "!": "!", "?": "?", ";": ";", ":": ":", ",": ","}
 _BREAK_CHARS = frozenset(PAUSES)
@@ -230,48 +228,83 @@ def join_units(us: Sequence[Unit], end_mark: str = "") -> str:
 
 def phonemes(text: str) -> str:
     """Everything the voice will be given for ``text``, as one phoneme string."""
-    return " ".join(join_units(p.units, p.end_mark) for p in phrases(text))
+    return " ".join(join_units(c.units, c.end_mark) for c in clauses(text))
 
 
-# --- phrases --------------------------------------------------------------------------------
+# --- clauses and chunks ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Phrase:
-    """Units spoken in one model call (or a few, past ``MAX_TOKENS``), then a pause."""
+class Clause:
+    """Units up to a punctuation mark (or the end of the text), its closing mark as the
+    model writes it, and the pause that mark asks for where two chunks are joined."""
 
     units: tuple[Unit, ...]
     end_mark: str
     pause: float
 
+    @property
+    def sentence_end(self) -> bool:
+        return self.end_mark in {".", "!", "?"}
 
-def phrases(text: str, breaks: Sequence[int] = ()) -> list[Phrase]:
-    """``text`` cut after punctuation and at every position in ``breaks`` (cue marks)."""
-    us = units(text)
-    cuts = set(breaks)
-    out: list[Phrase] = []
+
+def clauses(text: str) -> list[Clause]:
+    """``text`` cut after every punctuation mark."""
+    out: list[Clause] = []
     cur: list[Unit] = []
 
     def close(upto: int) -> None:
         if not cur:
             return
-        between = text[cur[-1].end:upto]
-        ends = [c for c in between if c in _BREAK_CHARS]
-        if ends:
-            strongest = max(ends, key=lambda c: PAUSES[c])
-            out.append(Phrase(tuple(cur), _END_MARK.get(strongest, ""), PAUSES[strongest]))
-        else:
-            out.append(Phrase(tuple(cur), "", MARK_PAUSE))
+        ends = [c for c in text[cur[-1].end:upto] if c in _BREAK_CHARS]
+        strongest = max(ends, key=lambda c: PAUSES[c]) if ends else ""
+        out.append(Clause(tuple(cur), _END_MARK.get(strongest, ""), PAUSES.get(strongest, 0)))
         cur.clear()
 
-    for u in us:
-        if cur:
-            between = text[cur[-1].end:u.start]
-            if any(c in _BREAK_CHARS for c in between) or any(
-                    cur[-1].end <= b <= u.start for b in cuts):
-                close(u.start)
+    for u in units(text):
+        if cur and any(c in _BREAK_CHARS for c in text[cur[-1].end:u.start]):
+            close(u.start)
         cur.append(u)
     close(len(text))
+    return out
+
+
+def chunks(text: str, table: dict[str, int]) -> list[list[Clause]]:
+    """The clauses of ``text`` packed into model calls of at most ``MAX_TOKENS`` ids, each
+    ending at a sentence's end where one is in reach (then at a clause's end; a clause too
+    long for one call is cut between words). Most beats are one call."""
+    def size(cs: Sequence[Clause]) -> int:
+        return len(_tokens(" ".join(join_units(c.units, c.end_mark) for c in cs), table))
+
+    pieces: list[Clause] = []
+    for c in clauses(text):
+        if size([c]) <= MAX_TOKENS:
+            pieces.append(c)
+            continue
+        words: list[list[Unit]] = []  # a clause past the limit: cut between words
+        for u in c.units:
+            if words and words[-1][-1].word == u.word:
+                words[-1].append(u)
+            else:
+                words.append([u])
+        cur: list[Unit] = []
+        for w in words:
+            if cur and size([Clause((*cur, *w), "", 0.0)]) > MAX_TOKENS:
+                pieces.append(Clause(tuple(cur), "", 0.0))
+                cur = []
+            cur.extend(w)
+        pieces.append(Clause(tuple(cur), c.end_mark, c.pause))
+    out: list[list[Clause]] = []
+    pack: list[Clause] = []
+    for c in pieces:
+        while pack and size([*pack, c]) > MAX_TOKENS:
+            ends = [k for k, x in enumerate(pack) if x.sentence_end]
+            cut = ends[-1] + 1 if ends else len(pack)
+            out.append(pack[:cut])
+            pack = pack[cut:]
+        pack.append(c)
+    if pack:
+        out.append(pack)
     return out
 
 
@@ -307,6 +340,25 @@ def default_source() -> ModelSource:
     return ModelSource(tuple(parts), sha)
 
 
+DURATIONS = "/encoder/Clip_output_0"
+"""The duration predictor's frames per token, rounded and at least 1 (after ÷ speed)."""
+
+
+def with_durations(blob: bytes) -> bytes:
+    """The model with ``DURATIONS`` added to its outputs (a graph edit with the ``onnx``
+    package; the computation is unchanged)."""
+    import onnx
+
+    model = onnx.load_from_string(blob)
+    if DURATIONS not in {o.name for o in model.graph.output}:
+        if not any(DURATIONS in n.output for n in model.graph.node):
+            raise KokoroUnavailable(f"the Kokoro model has no tensor {DURATIONS} "
+                                    "(not the Kokoro-82M v1.0 export)")
+        model.graph.output.append(
+            onnx.helper.make_tensor_value_info(DURATIONS, onnx.TensorProto.FLOAT, None))
+    return model.SerializeToString()
+
+
 _LOCK = threading.Lock()
 _SESSIONS: dict[ModelSource, object] = {}
 
@@ -331,7 +383,7 @@ def session(source: ModelSource):
             opts.intra_op_num_threads = 1
             opts.inter_op_num_threads = 1
             opts.log_severity_level = 3
-            sess = ort.InferenceSession(blob, sess_options=opts,
+            sess = ort.InferenceSession(with_durations(blob), sess_options=opts,
                                         providers=["CPUExecutionProvider"])
         except Exception as err:  # ImportError, onnxruntime's own load errors
             raise KokoroUnavailable(f"ONNX Runtime cannot load the Kokoro model: "
@@ -378,8 +430,8 @@ def file_sha256(path: Path) -> str:
 
 def settings_key() -> str:
     """A short hash of the settings that shape the audio besides model, voice and rate."""
-    data = repr((PAUSES, MARK_PAUSE, LEAD, TAIL, FADE, MARGIN_IN, MARGIN_OUT, PEAK, LETTERS,
-                 WORDS, "g2p-1")).encode()
+    data = repr((PAUSES, LEAD, TAIL, FADE, MARGIN_IN, MARGIN_OUT, PEAK, LETTERS,
+                 WORDS, "beat-call-1")).encode()
     return hashlib.sha256(data).hexdigest()[:8]
 
 
@@ -404,47 +456,43 @@ def _tokens(ph: str, table: dict[str, int]) -> list[int]:
     return [table[c] for c in ph if c in table]
 
 
-def _chunks(ph: str, table: dict[str, int]) -> list[str]:
-    """``ph`` split at spaces into pieces of at most ``MAX_TOKENS`` ids."""
-    if len(_tokens(ph, table)) <= MAX_TOKENS:
-        return [ph]
-    out, cur = [], ""
-    for word in ph.split(" "):
-        trial = f"{cur} {word}" if cur else word
-        if cur and len(_tokens(trial, table)) > MAX_TOKENS:
-            out.append(cur)
-            cur = word
-        else:
-            cur = trial
-    out.append(cur)
-    return [c[i:i + MAX_TOKENS] for c in out for i in range(0, len(c), MAX_TOKENS)]
+@functools.cache
+def frame_samples() -> int:
+    """Output samples per duration frame: the decoder upsamples each of the predictor's
+    frames by 600 (25 ms at 24 kHz); checked against every call's output."""
+    return 600
 
 
 def run_model(sess, ph: str, style: np.ndarray, table: dict[str, int],
-              speed: float) -> np.ndarray:
-    """Float32 audio at 24 kHz for one phoneme string of at most ``MAX_TOKENS`` ids."""
+              speed: float) -> tuple[np.ndarray, np.ndarray]:
+    """Float32 audio at 24 kHz for one phoneme string of at most ``MAX_TOKENS`` ids, and the
+    frames the model gave each of its tokens (the two pads included)."""
     ids = _tokens(ph, table)
     if not ids:
-        return np.zeros(0, np.float32)
+        return np.zeros(0, np.float32), np.zeros(0, np.int64)
     tokens = np.array([[0, *ids, 0]], dtype=np.int64)
     row = style[min(len(ids), MAX_TOKENS) - 1][None, :].astype(np.float32)
-    audio = sess.run(None, {"tokens": tokens, "style": row,
-                            "speed": np.array([speed], dtype=np.float32)})[0]
-    return np.asarray(audio, dtype=np.float32).reshape(-1)
+    audio, frames = sess.run(None, {"tokens": tokens, "style": row,
+                                    "speed": np.array([speed], dtype=np.float32)})
+    audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+    frames = np.rint(np.asarray(frames).reshape(-1)).astype(np.int64)
+    if frames.size != tokens.shape[1] or audio.size != frames.sum() * frame_samples():
+        raise TTSError(f"the Kokoro model gave {audio.size} samples for {frames.sum()} "
+                       f"frames of {frames.size} tokens (expected {frame_samples()} each)")
+    return audio, frames
 
 
-def trim(audio: np.ndarray, rate: int = MODEL_RATE) -> np.ndarray:
-    """``audio`` without its leading and trailing silence, with short fades at both ends."""
-    if audio.size == 0:
-        return audio
+def trim(audio: np.ndarray, rate: int = MODEL_RATE) -> tuple[np.ndarray, int]:
+    """``audio`` without its leading and trailing silence, with short fades at both ends,
+    and the index of its first kept sample."""
     hop = rate // 200  # 5 ms frames
     n = audio.size // hop
     if n == 0:
-        return audio
+        return audio, 0
     rms = np.sqrt(np.mean(audio[:n * hop].reshape(n, hop) ** 2, axis=1))
     loud = np.flatnonzero(rms > max(1e-3, 0.03 * float(rms.max())))
     if loud.size == 0:
-        return np.zeros(0, np.float32)
+        return np.zeros(0, np.float32), 0
     a = max(0, loud[0] * hop - round(MARGIN_IN * rate))
     b = min(audio.size, (loud[-1] + 1) * hop + round(MARGIN_OUT * rate))
     out = audio[a:b].astype(np.float32).copy()
@@ -453,21 +501,58 @@ def trim(audio: np.ndarray, rate: int = MODEL_RATE) -> np.ndarray:
         ramp = 0.5 - 0.5 * np.cos(np.linspace(0, np.pi, f, dtype=np.float32))
         out[:f] *= ramp
         out[-f:] *= ramp[::-1]
-    return out
+    return out, a
 
 
 @dataclass
 class Speech:
-    """A synthesized text: float32 audio at 24 kHz and the word timings."""
+    """A synthesized text: float32 audio at 24 kHz, the timing of every spoken unit
+    (syllable, letter, English word), and where each chunk after the first starts."""
 
     audio: np.ndarray
     words: list[WordTiming]
-    joins: list[float]  # seconds where each phrase after the first starts
+    joins: list[float]
 
 
-def speak(text: str, voice_file: Path, speed: float = 1.0, breaks: Sequence[int] = (),
+def _unit_spans(cs: Sequence[Clause], frames: np.ndarray, table: dict[str, int]
+                ) -> list[tuple[Unit, int, int]]:
+    """Each unit of a chunk with its first and end sample in the model's raw output.
+
+    The phoneme string is rebuilt exactly as ``join_units`` writes it, tagging each
+    character with the unit it came from; the model's k-th token is the k-th character that
+    is in its vocabulary, after the leading pad."""
+    owner: list[int] = []  # per token: index into flat units, or -1 (space, punctuation)
+    flat: list[Unit] = []
+    for n, c in enumerate(cs):
+        if n:
+            owner += [-1] * len(_tokens(" ", table))
+        for k, u in enumerate(c.units):
+            if k and u.word != c.units[k - 1].word:
+                owner += [-1] * len(_tokens(" ", table))
+            owner += [len(flat)] * len(_tokens(u.phonemes, table))
+            flat.append(u)
+        owner += [-1] * len(_tokens(c.end_mark, table))
+    step = frame_samples()
+    starts = np.concatenate([[0], np.cumsum(frames)]) * step  # token k spans starts[k+1]..
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for k, who in enumerate(owner):
+        if who >= 0:
+            first.setdefault(who, int(starts[k + 1]))
+            last[who] = int(starts[k + 2])
+    return [(u, first[i], last[i]) for i, u in enumerate(flat) if i in first]
+
+
+def speak(text: str, voice_file: Path, speed: float = 1.0,
           source: ModelSource | None = None) -> Speech:
-    """Synthesize ``text`` phrase by phrase (see the module docstring)."""
+    """Synthesize ``text``, a chunk of whole sentences per model call (usually the whole
+    beat: the model's own pauses at punctuation, one prosody over the sentence).
+
+    The export gives no durations as an output, so ``session`` adds the duration
+    predictor's rounded frames to the graph's outputs: every syllable's time is then exact
+    (frames x 600 samples), and a cue mark anywhere in the text falls on the syllable that
+    follows it. Chunks (beats past ``MAX_TOKENS`` ids) are trimmed of the model's silence,
+    faded and joined with the pause their punctuation asks for."""
     src = source or default_source()
     sess = session(src)
     table = vocab(src.vocab)
@@ -476,49 +561,29 @@ def speak(text: str, voice_file: Path, speed: float = 1.0, breaks: Sequence[int]
     total = pieces[0].size
     words: list[WordTiming] = []
     joins: list[float] = []
-    parts = phrases(text, breaks)
-    for k, ph in enumerate(parts):
-        sound = [trim(run_model(sess, c, style, table, speed))
-                 for c in _chunks(join_units(ph.units, ph.end_mark), table)]
-        audio = np.concatenate(sound) if sound else np.zeros(0, np.float32)
-        start = total
+    parts = chunks(text, table)
+    for k, cs in enumerate(parts):
+        ph = " ".join(join_units(c.units, c.end_mark) for c in cs)
+        raw, frames = run_model(sess, ph, style, table, speed)
+        audio, a = trim(raw)
         if k:
-            joins.append(start / MODEL_RATE)
-        words.extend(_share(ph.units, start / MODEL_RATE, (start + audio.size) / MODEL_RATE))
-        pause = ph.pause if k + 1 < len(parts) else TAIL
+            joins.append(total / MODEL_RATE)
+        for u, s0, s1 in _unit_spans(cs, frames, table):
+            t0 = min(max(s0 - a, 0), audio.size) + total
+            t1 = min(max(s1 - a, 0), audio.size) + total
+            words.append(WordTiming(t0 / MODEL_RATE, t1 / MODEL_RATE, u.start, u.end))
+        pause = cs[-1].pause if k + 1 < len(parts) else TAIL
         pieces += [audio, np.zeros(round(pause * MODEL_RATE), np.float32)]
         total += audio.size + pieces[-1].size
     return Speech(np.concatenate(pieces), words, joins)
 
 
-def _share(us: Sequence[Unit], start: float, end: float) -> list[WordTiming]:
-    """Word timings inside one phrase: its time shared by syllables (no finer times exist;
-    only the subtitles' breaks inside a long phrase use them)."""
-    groups: list[list[Unit]] = []
-    for u in us:
-        if groups and groups[-1][-1].word == u.word:
-            groups[-1].append(u)
-        else:
-            groups.append([u])
-    total = sum(u.syllables for u in us) or 1
-    out, t = [], start
-    for g in groups:
-        d = (end - start) * sum(u.syllables for u in g) / total
-        out.append(WordTiming(t, t + d, g[0].start, g[-1].end))
-        t += d
-    return out
-
-
 class KokoroEngine:
-    """Offline Mandarin engine: Kokoro-82M with one of the vendored voices.
-
-    ``synthesize`` takes ``breaks`` (offsets into ``text`` of the beat's cue marks): the
-    text is cut there too, so each mark falls exactly on a phrase join.
-    """
+    """Offline Mandarin engine: Kokoro-82M with one of the vendored voices; timings per
+    syllable (see the module docstring)."""
 
     name = "kokoro"
     label = "Kokoro"
-    splits_at_marks = True
 
     def __init__(self, voice: str = DEFAULT_VOICE, source: ModelSource | None = None) -> None:
         if voice not in VOICES:
@@ -544,8 +609,8 @@ class KokoroEngine:
         vocab(self.source.vocab)
         voice_style(voice_path(self.voice))
 
-    def synthesize(self, text: str, voice: str, rate: int | str, out_wav: Path,
-                   breaks: Sequence[int] = ()) -> tuple[WordTiming, ...]:
+    def synthesize(self, text: str, voice: str, rate: int | str, out_wav: Path
+                   ) -> tuple[WordTiming, ...]:
         """Speak ``text`` into a 48 kHz mono WAV at ``out_wav``; return word timings."""
         name = voice.split("@")[0]
         if name not in VOICES:
@@ -553,7 +618,7 @@ class KokoroEngine:
         if not text.strip():
             raise TTSError("nothing to say: the text is empty")
         speed = min(2.0, max(0.5, 1 + rate_percent(rate, "zh") / 100))
-        speech = speak(text, voice_path(name), speed, breaks, self.source)
+        speech = speak(text, voice_path(name), speed, self.source)
         if not speech.words:
             raise TTSError(f"Kokoro has nothing to say for {text[:40]!r}")
         peak = float(np.max(np.abs(speech.audio))) if speech.audio.size else 0.0

@@ -1,7 +1,9 @@
-"""The Kokoro engine, run for real: phrases and cue marks, joins, cache, letters, fallback."""
+"""The Kokoro engine, run for real: syllable times, cue marks, long beats, cache, letters,
+fallback."""
 
 from __future__ import annotations
 
+import itertools
 import wave
 from pathlib import Path
 
@@ -65,72 +67,116 @@ def test_one_in_a_number_is_yi1() -> None:
     assert said == ["shi2", "yi1", "dian3", "yi1", "liu4"]
 
 
-def test_long_phrases_are_cut_to_510_tokens() -> None:
+def test_long_beats_are_cut_at_sentence_ends_within_510_tokens() -> None:
     table = kokoro.vocab(kokoro.default_source().vocab)
-    ph = kokoro.join_units(kokoro.units("注意力" * 200))
-    chunks = kokoro._chunks(ph, table)
-    assert len(chunks) > 1
-    assert all(len(kokoro._tokens(c, table)) <= kokoro.MAX_TOKENS for c in chunks)
+    text = "注意力把每个词和别的词比一比，再按分数取一份内容。" * 12
+    parts = kokoro.chunks(text, table)
+    assert len(parts) > 1
+    for cs in parts:
+        ph = " ".join(kokoro.join_units(c.units, c.end_mark) for c in cs)
+        assert len(kokoro._tokens(ph, table)) <= kokoro.MAX_TOKENS
+        assert cs[-1].sentence_end  # never mid-sentence when a sentence end is in reach
+    said = [u for cs in parts for c in cs for u in c.units]
+    assert [u.start for u in said] == [u.start for u in kokoro.units(text)]  # nothing lost
+    # one clause past the limit is cut between words
+    long = kokoro.chunks("注意力" * 200, table)
+    assert len(long) > 1 and all(
+        len(kokoro._tokens(" ".join(kokoro.join_units(c.units, c.end_mark) for c in cs),
+                           table)) <= kokoro.MAX_TOKENS for cs in long)
 
 
-def test_marks_fall_on_phrase_joins(engine, tmp_path: Path) -> None:
+def _rms(a: np.ndarray, t0: float, t1: float, rate: int) -> float:
+    seg = a[round(t0 * rate):round(t1 * rate)]
+    return float(np.sqrt(np.mean(seg ** 2))) if seg.size else 0.0
+
+
+def test_syllable_times_follow_the_sound(engine) -> None:
+    """The times come from the model's own durations: each syllable's span holds speech,
+    and the pauses the model makes at punctuation fall between the timed syllables."""
+    text = "第一句话，第二句话。第三句话"
+    speech = kokoro.speak(text, kokoro.voice_path(engine.voice))
+    rate, a = kokoro.MODEL_RATE, speech.audio
+    assert [text[w.char_start:w.char_end] for w in speech.words] == list(
+        text.replace("，", "").replace("。", ""))
+    assert speech.joins == []  # one call for the whole beat
+    spans = [(w.start, w.end) for w in speech.words]
+    assert all(s < e for s, e in spans) and all(
+        e0 <= s1 + 1e-9 for (_, e0), (s1, _) in itertools.pairwise(spans))
+    peaks = [_peak(a, s, e, rate) for s, e in spans]
+    assert min(peaks) > 0.3 * np.median(peaks)  # every syllable's time holds speech
+    loud = np.median(peaks)
+    for k in (3, 7):  # 话，第 and 话。第: the model's pause ends where the next syllable starts
+        _pause_then_speech(a, speech.words[k + 1].start, rate, loud)
+    assert _peak(a, 0, speech.words[0].start - 0.02, rate) < 0.05 * loud  # lead is silent
+    assert speech.words[-1].end <= a.size / rate
+
+
+def _pause_then_speech(a: np.ndarray, t: float, rate: int, loud: float) -> None:
+    """A pause just before ``t`` and speech right after it. The decoder starts a sound up
+    to about 70 ms before its first frame (measured), so the pause is looked for in the
+    150 ms before ``t``, up to 30 ms after it."""
+    assert min(_rms(a, x, x + 0.01, rate) for x in np.arange(t - 0.15, t + 0.03, 0.01)) \
+        < 0.05 * loud
+    assert _peak(a, t, t + 0.15, rate) > 0.3 * loud
+
+
+def _peak(a: np.ndarray, t0: float, t1: float, rate: int) -> float:
+    """The loudest 10 ms RMS in ``[t0, t1)``."""
+    return max((_rms(a, t, t + 0.01, rate) for t in np.arange(t0, t1 - 0.005, 0.01)),
+               default=0.0)
+
+
+def test_marks_fall_on_the_syllable_after_them(engine, tmp_path: Path) -> None:
     text = resolve("把四步算一遍{@a}只用三个词，{@b}每个词都有两个数。", {}, "zh", marks=True)
-    breaks = tuple(p for _, p in text.marks)
-    speech = kokoro.speak(text.spoken, kokoro.voice_path(engine.voice), 1.0, breaks)
-    assert len(speech.joins) == 2  # one at the mark without punctuation, one after the comma
     words = engine.synthesize(text.spoken, engine.default_voice("zh"), "+0%",
-                              tmp_path / "a.wav", breaks=breaks)
+                              tmp_path / "a.wav")
     audio, rate = _samples(tmp_path / "a.wav")
     times = mark_times(text, words, len(audio) / rate)
-    assert times["a"] == pytest.approx(speech.joins[0], abs=1e-3)
-    assert times["b"] == pytest.approx(speech.joins[1], abs=1e-3)
-    # the comma's pause sits right before mark b: 0.12 s of silence, then speech
-    pause = audio[round((times["b"] - kokoro.PAUSES["，"] + 0.01) * rate):
-                  round((times["b"] - 0.001) * rate)]
-    assert pause.size > 0.1 * rate and np.abs(pause).max() < 50
-    # every word is inside the clip, in order
+    by_char = {w.char_start: w for w in words}
+    for name, pos in text.marks:
+        assert times[name] == pytest.approx(by_char[pos].start, abs=1e-6)
+    assert text.spoken[by_char[dict(text.marks)["a"]].char_start] == "只"
+    # the comma's pause sits right before mark b: quiet, then speech
+    before = next(w for w in reversed(words) if w.char_end <= dict(text.marks)["b"])
+    loud = np.median([_peak(audio, w.start, w.end, rate) for w in words])
+    assert before.end <= times["b"]
+    _pause_then_speech(audio, times["b"], rate, loud)
     starts = [w.start for w in words]
     assert starts == sorted(starts) and words[-1].end <= len(audio) / rate
 
 
-def test_joins_have_no_clicks_and_pauses_follow_punctuation(engine) -> None:
-    text = "第一句话，第二句话。第三句话"
+def test_a_long_beats_joins_have_no_clicks_and_pause_by_punctuation(engine) -> None:
+    text = "注意力把每个词和别的词比一比，再按分数取一份内容。" * 6 + "最后一句没有句号"
     speech = kokoro.speak(text, kokoro.voice_path(engine.voice))
-    a = speech.audio
-    rate = kokoro.MODEL_RATE
-    gaps = []
+    a, rate = speech.audio, kokoro.MODEL_RATE
+    assert speech.joins  # more than one model call
     for t in speech.joins:
         i = round(t * rate)
-        assert abs(a[i]) < 0.01  # each phrase fades in from silence
+        assert abs(a[i]) < 0.01  # each chunk fades in from silence
         quiet = i
         while quiet > 0 and a[quiet - 1] == 0:
             quiet -= 1
-        gaps.append((i - quiet) / rate)
-        assert abs(a[quiet - 1]) < 0.01  # and fades out to it
-    assert gaps[0] == pytest.approx(kokoro.PAUSES["，"], abs=0.01)
-    assert gaps[1] == pytest.approx(kokoro.PAUSES["。"], abs=0.01)
-    # no step between neighbouring samples anywhere near a join
-    for t in speech.joins:
-        i = round(t * rate)
+        assert (i - quiet) / rate == pytest.approx(kokoro.PAUSES["。"], abs=0.01)
+        assert abs(a[quiet - 1]) < 0.01  # and the one before fades out to it
         seg = a[max(0, i - round(0.35 * rate)):i + 120]
-        assert np.abs(np.diff(seg)).max() < 0.2
+        assert np.abs(np.diff(seg)).max() < 0.2  # no step between neighbouring samples
+    starts = [w.start for w in speech.words]
+    assert starts == sorted(starts)
 
 
 def test_a_cached_rerun_synthesizes_nothing(engine, tmp_path: Path) -> None:
     offline = OfflineEngine(print)
     assert offline.engine_for("zh").name == "kokoro"
-    breaks = (3,)
     first = AudioCache(tmp_path)
-    clip = first.get_or_synthesize(offline, "你好，世界。", None, None, "zh", breaks=breaks)
+    clip = first.get_or_synthesize(offline, "你好，世界。", None, None, "zh")
     assert first.synthesized == 1 and clip.engine == "kokoro"
     assert clip.voice.startswith(f"{kokoro.DEFAULT_VOICE}@{engine.source.sha256[:16]}.")
     again = AudioCache(tmp_path)
-    same = again.get_or_synthesize(offline, "你好，世界。", None, None, "zh", breaks=breaks)
+    same = again.get_or_synthesize(offline, "你好，世界。", None, None, "zh")
     assert again.synthesized == 0 and same.path == clip.path and same.words == clip.words
-    # the marks are part of Kokoro's key (they cut the text), not of espeak-ng's
-    v = clip.voice
-    assert cache_key("kokoro", v, "+0%", "x", (1,)) != cache_key("kokoro", v, "+0%", "x")
-    assert cache_key("espeak", "cmn", "+0%", "x", (1,)) == cache_key("espeak", "cmn", "+0%", "x")
+    # the key follows the voice file and the model: another voice is another clip
+    assert cache_key("kokoro", clip.voice, "+0%", "x") != cache_key(
+        "kokoro", clip.voice.replace("@", "@0"), "+0%", "x")
 
 
 @pytest.mark.parametrize("broken", ["corrupt", "wrong_sha"])
