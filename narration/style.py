@@ -18,5 +18,9 @@ FRAME_H_UNITS = 8.0  # Manim's frame height
 SUBTITLE_BAND_UNITS = 1.45
 SUBTITLE_BAND_SHARE = SUBTITLE_BAND_UNITS / FRAME_H_UNITS
 """The bottom share of the picture kept free of scene content, for subtitles."""
+MIN_BODY_PX = 40.0
+MIN_LABEL_PX = 32.0
+"""The smallest text sizes a phone viewer can read, in px at 1080p (a digit's height):
+body text, and any text at all (labels)."""
 BG = "#10131a"
 FG = "#e8e8ee"

@@ -38,12 +38,32 @@ class BeatTime:
 
 
 @dataclass(frozen=True)
+class SmallestText:
+    """The smallest text a scene shows: its size in px at 1080p (a digit's height), what it
+    says and the beat it shows in."""
+
+    px: float
+    text: str
+    beat: str
+
+    def to_json(self) -> dict:
+        return {"px": round(self.px, 1), "text": self.text, "beat": self.beat}
+
+    @classmethod
+    def from_json(cls, data: dict | None) -> SmallestText | None:
+        if data is None:
+            return None
+        return cls(float(data["px"]), str(data["text"]), str(data["beat"]))
+
+
+@dataclass(frozen=True)
 class SceneTimes:
     """What a rendered scene reports: its beats' actual times and its total length.
 
     ``holds`` are the stretches (scene seconds) in which the scene only waited, so nothing
     on screen moved; ``warnings`` are animation overruns and cue marks reached late;
-    ``layout`` lists elements outside the frame margins or inside the subtitle band.
+    ``layout`` lists elements outside the frame margins or inside the subtitle band;
+    ``smallest_text`` is the smallest text the scene shows (``scenes.legibility``).
     """
 
     scene_id: str
@@ -52,6 +72,7 @@ class SceneTimes:
     holds: tuple[tuple[float, float], ...] = ()
     warnings: tuple[str, ...] = ()
     layout: tuple[str, ...] = ()
+    smallest_text: SmallestText | None = None
 
     def to_json(self) -> dict:
         return {
@@ -61,6 +82,8 @@ class SceneTimes:
             "holds": [list(h) for h in self.holds],
             "warnings": list(self.warnings),
             "layout": list(self.layout),
+            "smallest_text": None if self.smallest_text is None
+            else self.smallest_text.to_json(),
         }
 
     @classmethod
@@ -77,6 +100,7 @@ class SceneTimes:
             tuple((float(a), float(b)) for a, b in data.get("holds", [])),
             tuple(str(w) for w in data.get("warnings", [])),
             tuple(str(w) for w in data.get("layout", [])),
+            SmallestText.from_json(data.get("smallest_text")),
         )
 
 

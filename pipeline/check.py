@@ -94,8 +94,11 @@ def main(argv: list[str] | None = None) -> int:
                           for bt in times.beats]
                 stills = [(a, b) for a, b in still_while_speaking(times.holds, speech)
                           if b - a > 3.0]
+                small = times.smallest_text
                 print(f"[{lang}] {info.scene_id}: {times.duration:.1f} s, "
-                      f"{len(times.beats)} beats")
+                      f"{len(times.beats)} beats"
+                      + ("" if small is None else f", smallest text {small.px:.1f} px at "
+                         f"1080p ({small.text!r}, beat {small.beat})"))
                 for a, b in stills:
                     beat = next((bt.id for bt in times.beats if bt.start <= a < bt.end), "?")
                     flag = "  !!" if b - a > HOLD_LIMIT else ""

@@ -501,7 +501,9 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                     if j.entry], fps,
             spans=quality.join_spans([(c[0], st) for c, st in zip(chapters, stills,
                                                                    strict=True)]),
-            hold_limit=quality.HOLD_LIMITS[cut])
+            hold_limit=quality.HOLD_LIMITS[cut],
+            smallest_text={j.info.scene_id: j.entry.times.smallest_text
+                           for j in jobs if j.entry})
         report["cut"] = cut
     with Timer(progress, "pronunciation"):
         report["pronunciation"] = pronunciation.check(

@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from common.stills import THRESHOLD, StillSpans, luma
 from narration.breaks import bad_break
+from narration.style import MIN_LABEL_PX
 from narration.subtitles import (
     MAX_DURATION,
     MIN_DURATION,
@@ -24,7 +25,7 @@ from narration.subtitles import (
     Cue,
     reading_chars,
 )
-from narration.timeline import still_while_speaking
+from narration.timeline import SmallestText, still_while_speaking
 
 HOLD_LIMIT = 8.0
 """Longest stretch (s) the picture may stand still while the voice speaks."""
@@ -191,8 +192,10 @@ def build_report(lang: str, picture: Path | None, speech: Sequence[tuple[float, 
                  scenes: Sequence[tuple[str, float, float, Sequence[str], Sequence[str]]],
                  fps: float | None = None,
                  spans: Sequence[tuple[float, float]] | None = None,
-                 hold_limit: float = HOLD_LIMIT) -> dict:
-    """The whole report: frozen stretches, cues, and per scene its length and warnings."""
+                 hold_limit: float = HOLD_LIMIT,
+                 smallest_text: Mapping[str, SmallestText | None] | None = None) -> dict:
+    """The whole report: frozen stretches, cues, and per scene its length, warnings and
+    smallest text (``smallest_text``: scene id -> its smallest text, px at 1080p)."""
     frozen = frozen_report(picture, speech, fps, spans, hold_limit)
     for st in frozen["stretches"]:
         st["scene"] = next((sid for sid, a, b, _w, _l in scenes if a <= st["start"] < b), "?")
@@ -201,10 +204,26 @@ def build_report(lang: str, picture: Path | None, speech: Sequence[tuple[float, 
         "frozen_while_speaking": frozen,
         "cues": cue_report(cues, beats, lang),
         "scenes": [{"id": sid, "start": round(a, 3), "duration": round(b - a, 3),
-                    "warnings": list(w), "layout": list(lay)}
+                    "warnings": list(w), "layout": list(lay),
+                    "smallest_text": _smallest_json((smallest_text or {}).get(sid))}
                    for sid, a, b, w, lay in scenes],
         "duration": round(max((b for _s, _a, b, _w, _l in scenes), default=0.0), 3),
     }
+
+
+def _smallest_json(small: SmallestText | None) -> dict | None:
+    return None if small is None else small.to_json()
+
+
+def smallest_text_line(report: dict) -> str | None:
+    """One line: the smallest text in the video, px at 1080p, and the scene it is in."""
+    shown = [(s["smallest_text"], s["id"]) for s in report["scenes"]
+             if s.get("smallest_text")]
+    if not shown:
+        return None
+    small, sid = min(shown, key=lambda x: x[0]["px"])
+    return (f"report: smallest text {small['px']:.1f} px at 1080p ({sid}: "
+            f"{small['text']!r}); labels need {MIN_LABEL_PX:.0f} px")
 
 
 def summary(report: dict) -> list[str]:
@@ -226,6 +245,9 @@ def summary(report: dict) -> list[str]:
                      f"{len(bi['over_two_lines_per_language'])} with over two lines of a "
                      f"language, {len(bi['punctuation_only_lines'])} with a line of "
                      f"punctuation alone, shortest {bi['shortest_s']:.2f} s")
+    small = smallest_text_line(report)
+    if small is not None:
+        lines.append(small)
     pron = report.get("pronunciation")
     if pron is not None:
         lines.append("report: " + pronunciation_summary(pron))

@@ -10,8 +10,8 @@ from typing import ClassVar
 from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, config
 
 from narration import numfmt
-from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes
-from scenes import theme
+from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes, SmallestText
+from scenes import legibility, theme
 from scenes.context import load_context, plain_plan
 from scenes.contract import ScenePlan, SceneReport
 from scenes.recording import project_code
@@ -103,6 +103,9 @@ class NarratedScene(Scene):
         self.layout_issues: list[str] = []
         self.warnings: list[str] = []
         self._holds: list[tuple[float, float]] = []
+        self._beat_id = ""
+        self.smallest_text: tuple[float, str, str] | None = None  # (px, text, beat)
+        self._small_seen: set[str] = set()
         if self.ctx.estimated:
             print(f"[{self.scene_id}] no plan given: beat durations estimated from the text",
                   file=sys.stderr)
@@ -114,6 +117,11 @@ class NarratedScene(Scene):
         if self.renderer.skip_animations:
             return self._planned_clock
         return float(self.renderer.time)
+
+    def play(self, *args, **kwargs) -> None:
+        """Manim's play, measuring the text on screen once the animations end."""
+        super().play(*args, **kwargs)
+        self._measure_text()
 
     def wait(self, duration: float = 1.0, stop_condition=None, frozen_frame=None) -> None:
         """Manim's wait, remembering the stretch when nothing on screen moves."""
@@ -155,6 +163,7 @@ class NarratedScene(Scene):
         duration = max(float(self.ctx.durations[beat_id]), at_least)
         start_planned = self._planned_clock
         clock = BeatClock(self, beat_id, duration, self.ctx.marks.get(beat_id, {}))
+        self._beat_id = beat_id
         yield clock
         unused = [m for m in clock.marks if m not in clock.used]
         if unused:
@@ -168,6 +177,7 @@ class NarratedScene(Scene):
         self._planned_clock = start_planned + max(duration, clock.elapsed)
         self._times.append(BeatTime(beat_id, clock.start, self.now))
         self._check_layout(beat_id)
+        self._measure_text()
 
     def construct(self) -> None:
         self.narrate()
@@ -205,10 +215,23 @@ class NarratedScene(Scene):
                 self.layout_issues.append(f"{self.scene_id}.{beat_id}: {name} crosses the "
                                           f"{' and '.join(where)}")
 
+    def _measure_text(self) -> None:
+        """Measure every text on screen (px at 1080p): remember the scene's smallest, and
+        report each text under the smallest size a label may have."""
+        for t in legibility.measure(self.mobjects):
+            if self.smallest_text is None or t.px < self.smallest_text[0]:
+                self.smallest_text = (t.px, t.text, self._beat_id)
+            if t.px < theme.MIN_LABEL_PX - 0.05 and t.text not in self._small_seen:
+                self._small_seen.add(t.text)
+                self.warn(f"beat {self._beat_id!r}: text {t.text!r} is {t.px:.1f} px at "
+                          f"1080p, under the {theme.MIN_LABEL_PX:.0f} px a label needs")
+
     def _write_times(self) -> None:
+        small = self.smallest_text
         self.times = SceneTimes(self.scene_id, tuple(self._times), self.now,
                                 tuple(self._holds), tuple(self.warnings),
-                                tuple(self.layout_issues))
+                                tuple(self.layout_issues),
+                                None if small is None else SmallestText(*small))
         if self.plan is not None and self.writes_report:  # a plain manim run
             SceneReport(self.plan.run_id, self.scene_id, self.times, dict(self.ctx.inputs),
                         project_code(), None, 0.0).write(self.plan.report)

@@ -73,8 +73,8 @@ class DotProductScene(NarratedScene):
         with self.beat("intro") as b:
             self.title_card(b)
             sentence = self.s("sentence")
-            sent = Text(sentence, font=theme.FONT, font_size=30, color=theme.FG,
-                        disable_ligatures=True)  # one glyph per character, to find the words
+            # one glyph per character, to find the words
+            sent = theme.glyph_text(sentence, theme.BODY_SIZE)
             blank = glyphs(sent, sentence, "____")
             blank.shift(RIGHT * 0.2)  # a clear gap between the last word and the blank's box
             theme.fit(sent, theme.CONTENT_W - 1.6).move_to(UP * 0.4)

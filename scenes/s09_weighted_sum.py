@@ -105,7 +105,7 @@ class WeightedSumScene(NarratedScene):
             if gap > 0:  # keep the "not divided" note clear of the V title
                 self.note.shift(gap * LEFT)
             v_heads = VGroup(*[
-                theme.fit(theme.text(f, theme.SMALL_SIZE, theme.V_COLOR), CELL_W)
+                theme.label(f, CELL_W + 0.1, color=theme.V_COLOR)
                 .move_to([x, feat_y, 0])
                 for f, x in zip(features, V_X, strict=True)
             ])
@@ -138,7 +138,7 @@ class WeightedSumScene(NarratedScene):
             p_title = theme.text(self.s("product"), theme.SMALL_SIZE, theme.FG)
             p_title.move_to([P_X[1], top_y, 0])
             self.p_heads = VGroup(*[
-                theme.fit(theme.text(f, theme.SMALL_SIZE, theme.V_COLOR), CELL_W)
+                theme.label(f, CELL_W + 0.1, color=theme.V_COLOR)
                 .move_to([x, feat_y, 0])
                 for f, x in zip(features, P_X, strict=True)
             ])

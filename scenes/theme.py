@@ -22,6 +22,7 @@ from manim import (
 )
 
 from narration import style
+from scenes import legibility
 
 # Fonts: a bundled Noto Sans CJK so Chinese never renders as boxes, whatever the system has.
 FONT_DIR, FONT_FILE, FONT = style.FONT_DIR, style.FONT_FILE, style.FONT
@@ -54,12 +55,37 @@ CONTENT_W = FRAME_W - 2 * MARGIN
 CONTENT_H = CONTENT_TOP - CONTENT_BOTTOM
 CONTENT_CENTER = (CONTENT_TOP + CONTENT_BOTTOM) / 2 * UP
 
-# Text sizes (chosen to stay readable at 480p)
-TITLE_SIZE = 44
-HEAD_SIZE = 30
-BODY_SIZE = 28
-SMALL_SIZE = 22
-NUM_SIZE = 28
+# The type scale: every text size a scene uses, by role (Manim font sizes). Measured as a
+# digit's height at 1080p (``scenes.legibility``), body text is at least 40 px and every
+# label at least 32 px, as a phone held at 40 cm needs; titles are at least 1.5x body, and
+# numbers in tables are as large as body text. Scenes name a role, never a number.
+DISPLAY_SIZE = 72  # a single big letter or symbol (the Q, K and V of the role cards)
+TITLE_SIZE = 48  # title cards: 68 px
+EMPH_SIZE = 36  # a sentence or result in focus: 51 px
+HEAD_SIZE = 30  # the scene's running header: 43 px
+BODY_SIZE = 30  # text read as part of the explanation: 43 px
+NUM_SIZE = 30  # numbers, in tables as anywhere: as large as body text
+LABEL_SIZE = 24  # labels, column heads, chips, legends: 34 px, the smallest there is
+SMALL_SIZE = LABEL_SIZE  # the old name of the label size
+# Typst sets a formula's digits smaller than the text font's at the same size (0.68x):
+FORMULA_DISPLAY_SIZE = 52  # the attention formula shown whole: 50 px
+FORMULA_SIZE = 44  # a formula read as body text: 43 px
+FORMULA_LABEL_SIZE = 36  # a matrix's name or a short formula label: 35 px
+MIN_BODY_PX, MIN_LABEL_PX = style.MIN_BODY_PX, style.MIN_LABEL_PX  # px at 1080p
+
+
+def _digit_px(make) -> float:
+    """Pixels at 1080p per unit of font size, for texts made by ``make(size)``."""
+    return legibility.units_to_px(make(100).height) / 100
+
+
+TEXT_PX = _digit_px(lambda size: Text("0", font=FONT, font_size=size))
+"""A text's size in px at 1080p per unit of font size (28 -> 40 px)."""
+
+
+def text_px(size: float) -> float:
+    """The size in px at 1080p of text set at font size ``size``."""
+    return size * TEXT_PX
 
 
 _RADICAL = re.compile(r"√(\{[^}]*\}|[A-Za-z0-9.]+)")  # √d, √64, √{d_k}
@@ -71,7 +97,8 @@ def text(s: str, size: float = BODY_SIZE, color: str = FG, weight: str = "NORMAL
     nothing ("√ d"). The radical is a submobject of the text, so it moves and fades with it.
     """
     if "√" not in s:
-        return Text(s, font=FONT, font_size=size, color=color, weight=weight)
+        t = Text(s, font=FONT, font_size=size, color=color, weight=weight)
+        return legibility.tag(t, s, text_px(size))
     shown, spans, pos = "", [], 0
     for m in _RADICAL.finditer(s):
         before = s[pos:m.start()]
@@ -102,7 +129,14 @@ def text(s: str, size: float = BODY_SIZE, color: str = FG, weight: str = "NORMAL
         sign = VMobject(stroke_color=color, stroke_width=size / 14)
         sign.set_points_as_corners([np.array([x, y, 0.0]) for x, y in corners])
         t.add(sign)
-    return t
+    return legibility.tag(t, s, text_px(size))
+
+
+def glyph_text(s: str, size: float = BODY_SIZE, color: str = FG) -> Text:
+    """Text with one glyph per character, spaces included (no ligatures), so a scene can
+    find a word's glyphs in it."""
+    t = Text(s, font=FONT, font_size=size, color=color, disable_ligatures=True)
+    return legibility.tag(t, s, text_px(size))
 
 
 def reveal(m: Mobject, shift: float = 0.12) -> FadeIn:
@@ -154,6 +188,16 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG) -> 
     return group.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
 
 
+def label(s: str, max_width: float, size: float = LABEL_SIZE, color: str = FG) -> Mobject:
+    """A label kept at its size within ``max_width``: one line when it fits, else broken
+    into centred lines (never shrunk below the scale, unless one word alone is too wide)."""
+    one = text(s, size, color)
+    if one.width <= max_width:
+        return one
+    lines = VGroup(*wrap(s, max_width, size, color)).arrange(DOWN, buff=0.08)
+    return fit(lines, max_width)
+
+
 def panel(width: float, height: float, color: str = MUTED, fill: str = PANEL) -> RoundedRectangle:
     return RoundedRectangle(
         corner_radius=0.12, width=width, height=height, stroke_color=color,
@@ -170,14 +214,23 @@ def row_text(s: str, size: float, color: str = FG) -> VGroup:
     half = max(body.get_top()[1] - mid, mid - body.get_bottom()[1])
     pad = Rectangle(width=0.01, height=2 * half).set_stroke(width=0).set_fill(opacity=0)
     pad.move_to(RIGHT * body.get_right()[0] + UP * mid).align_to(body, RIGHT)
+    legibility.tag(body, s, text_px(size))
     return VGroup(body, pad)
 
 
 def formula(expr: str, size: float = 40, color: str = FG) -> Mobject:
     """A formula typeset by Typst (math mode), with the CJK font available to it."""
+    global _FORMULA_PX
     from manim import MathTypst
 
-    return MathTypst(expr, font_size=size, color=color, font_paths=[str(FONT_DIR)])
+    if _FORMULA_PX is None:
+        _FORMULA_PX = _digit_px(lambda size: MathTypst("0", font_size=size,
+                                                       font_paths=[str(FONT_DIR)]))
+    f = MathTypst(expr, font_size=size, color=color, font_paths=[str(FONT_DIR)])
+    return legibility.tag(f, expr, size * _FORMULA_PX)
+
+
+_FORMULA_PX: float | None = None  # a formula's px at 1080p per unit of font size
 
 
 ATTENTION_EXPR = (

@@ -41,13 +41,20 @@ def boxed(label: Mobject, box: Mobject) -> VGroup:
 def chip(s: str, color: str = theme.FG, *, stroke: str | None = None,
          size: float = theme.SMALL_SIZE, height: float | None = 0.5, pad: float = 0.3,
          min_width: float = 0.0, fill: str = theme.PANEL, solid: bool = False,
-         weight: str = "NORMAL") -> VGroup:
+         weight: str = "NORMAL", max_width: float | None = None) -> VGroup:
     """A word in a rounded box: VGroup(box, label).
 
     ``stroke`` defaults to the text colour; ``height=None`` fits the text with a margin;
-    ``solid`` fills the box with ``color`` and writes the word in the background colour.
+    ``solid`` fills the box with ``color`` and writes the word in the background colour;
+    ``max_width``: a label too wide for it breaks into lines (at its size) and the box
+    grows to hold them.
     """
-    label = theme.text(s, size, theme.BG if solid else color, weight=weight)
+    ink = theme.BG if solid else color
+    label = theme.text(s, size, ink, weight=weight)
+    if max_width is not None and label.width + pad > max_width:
+        label = theme.label(s, max_width - pad, size, ink)
+        if height is not None:
+            height = max(height, label.height + 0.2)
     h = label.height + 0.45 if height is None else height
     box = theme.panel(max(min_width, label.width + pad), h, color=stroke or color,
                       fill=color if solid else fill)

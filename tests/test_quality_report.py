@@ -72,3 +72,17 @@ def test_the_bilingual_track_is_checked_against_its_rules():
     assert [x.split(" s:")[0] for x in rep["over_two_lines_per_language"]] == ["2.10"]
     assert [x.split(" s:")[0] for x in rep["punctuation_only_lines"]] == ["4.10"]
     assert rep["shortest_s"] == 0.4
+
+
+def test_the_report_shows_each_scenes_smallest_text() -> None:
+    from narration.timeline import SmallestText
+    from pipeline.quality import build_report
+
+    scenes = [("hook", 0.0, 10.0, (), ()), ("formula", 10.0, 20.0, (), ())]
+    small = {"hook": SmallestText(34.26, "share", "scores"),
+             "formula": SmallestText(31.0, "new", "weighted")}
+    report = build_report("en", None, [], [], [], scenes, spans=[], smallest_text=small)
+    assert report["scenes"][0]["smallest_text"] == {"px": 34.3, "text": "share",
+                                                    "beat": "scores"}
+    line = next(x for x in summary(report) if "smallest text" in x)
+    assert "31.0 px" in line and "formula" in line and "'new'" in line

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from manim import DOWN, RIGHT
+import pytest
+from manim import DOWN, RIGHT, UP, FadeIn
 
 from scenes import theme
 from scenes.registry import discover
@@ -37,4 +38,28 @@ def test_text_in_the_subtitle_band_or_off_frame_is_reported(dry_run_scene, monke
 def test_reference_scene_has_no_layout_issues(dry_run_scene):
     scene = dry_run_scene(_worked_example(), "zh")
     assert scene.layout_issues == []
+    assert scene.smallest_text[0] >= theme.MIN_LABEL_PX
     assert [b.id for b in scene._times] == [b.id for b in scene.script.beats]
+
+
+def test_a_label_under_32_px_is_reported_with_its_size(dry_run_scene, monkeypatch):
+    info = _worked_example()
+    base = load_scene_class(info)
+
+    class TooSmall(base):  # type: ignore[misc, valid-type]
+        def narrate(self) -> None:
+            for i, beat in enumerate(self.script.beats):
+                with self.beat(beat.id):
+                    if i == 0:
+                        self.add(theme.text("readable", theme.LABEL_SIZE).shift(UP))
+                        tiny = theme.text("tiny label", theme.LABEL_SIZE).scale(0.8)
+                        self.play(FadeIn(tiny))
+
+    monkeypatch.setattr("tests.scenes.conftest.load_scene_class", lambda _info: TooSmall)
+    scene = dry_run_scene(info, "en")
+    small = [m for m in [*scene.layout_issues, *scene.warnings] if " px at 1080p" in m]
+    assert len(small) == 1 and "'tiny label'" in small[0], small
+    px, what, beat = scene.smallest_text
+    assert what == "tiny label" and beat == scene.script.beats[0].id
+    assert px == pytest.approx(0.8 * theme.text_px(theme.LABEL_SIZE), rel=0.01)
+    assert scene.times.smallest_text.px == pytest.approx(px)
