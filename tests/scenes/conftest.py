@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from pathlib import Path
 
 import pytest
 
@@ -17,19 +18,38 @@ def load_scene_class(info: SceneInfo):
     return getattr(module, info.class_name)
 
 
+def _dry_run(info: SceneInfo, lang: str, media: Path, monkeypatch: pytest.MonkeyPatch):
+    from manim import tempconfig
+
+    monkeypatch.setenv("QKV_LANG", lang)
+    cls = load_scene_class(info)
+    with tempconfig({"dry_run": True, "quality": "low_quality", "media_dir": str(media),
+                     "disable_caching": True, "progress_bar": "none", "verbosity": "ERROR"}):
+        scene = cls()
+        scene.render()
+    return scene
+
+
 @pytest.fixture
 def dry_run_scene(tmp_path, monkeypatch):
     """Build every mobject of every beat of a scene in a language, writing nothing."""
-    from manim import tempconfig
-
-    def run(info: SceneInfo, lang: str):
-        monkeypatch.setenv("QKV_LANG", lang)
-        cls = load_scene_class(info)
-        with tempconfig({"dry_run": True, "quality": "low_quality", "media_dir": str(tmp_path),
-                         "disable_caching": True, "progress_bar": "none", "verbosity": "ERROR"}):
-            scene = cls()
-            scene.render()
-        return scene
-
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    return run
+    return lambda info, lang: _dry_run(info, lang, tmp_path, monkeypatch)
+
+
+@pytest.fixture(scope="session")
+def shipped_scene(tmp_path_factory):
+    """``dry_run_scene`` with the shipped numbers, built once per scene and language for the
+    session: tests that only read such a build (its beats, layout issues, working lines)
+    share it. A test that changes the numbers or the scene builds its own."""
+    built: dict[tuple[str, str], object] = {}
+    media = tmp_path_factory.mktemp("dry_run")
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+
+    def get(info: SceneInfo, lang: str):
+        if (info.scene_id, lang) not in built:
+            with pytest.MonkeyPatch.context() as mp:
+                built[info.scene_id, lang] = _dry_run(info, lang, media, mp)
+        return built[info.scene_id, lang]
+
+    return get

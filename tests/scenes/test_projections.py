@@ -11,9 +11,9 @@ PROJECTIONS = next(s for s in discover() if s.scene_id == "projections")
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_each_working_line_stays_two_seconds_after_the_voice_says_its_result(dry_run_scene,
+def test_each_working_line_stays_two_seconds_after_the_voice_says_its_result(shipped_scene,
                                                                             lang):
-    scene = dry_run_scene(PROJECTIONS, lang)
+    scene = shipped_scene(PROJECTIONS, lang)
     lines = scene.working
     q = scene.numbers.fill_blank.query
     assert [w.mark for w in lines] == [f"r{j}" for j in range(len(q))]  # one per entry of q
