@@ -20,6 +20,22 @@ MARK_LEAD = 0.2
 """Seconds before a cue mark that ``until`` returns: an entrance is under way as the word
 is spoken, not after it."""
 LATE = 0.5  # a mark reached this much later than planned is reported
+WORKING_HOLD = 2.0
+"""Seconds a line of working (a product, a sum, a division) stays on screen after the voice
+reaches its result."""
+
+
+class WorkingLine:
+    """A line of working on screen: the beat and cue mark where the voice says its result,
+    that time (``said_at``) and when it left (``gone_at``, None while shown; scene seconds).
+    ``mob`` is what shows it: the scene notes when none of it is on stage any more. A plain
+    class: scene files are loaded outside ``sys.modules``, where dataclasses cannot resolve
+    their annotations."""
+
+    def __init__(self, beat: str, mark: str, said_at: float, mob: Mobject | None = None
+                 ) -> None:
+        self.beat, self.mark, self.said_at, self.mob = beat, mark, said_at, mob
+        self.gone_at: float | None = None
 
 
 class BeatClock:
@@ -103,6 +119,7 @@ class NarratedScene(Scene):
         self.layout_issues: list[str] = []
         self.warnings: list[str] = []
         self._holds: list[tuple[float, float]] = []
+        self.working: list[WorkingLine] = []  # lines of working shown, in order
         self._beat_id = ""
         self.smallest_text: tuple[float, str, str] | None = None  # (px, text, beat)
         self._small_seen: set[str] = set()
@@ -133,6 +150,41 @@ class NarratedScene(Scene):
                 start = self._holds[-1][0]
                 self._holds.pop()
             self._holds.append((start, end))
+
+    def play_internal(self, skip_rendering: bool = False) -> None:
+        """Manim's animation loop, noting the working lines it took off the stage (gone as
+        it began)."""
+        start = self.now
+        super().play_internal(skip_rendering)
+        self._note_gone(start)
+
+    # -- working lines ------------------------------------------------------------------------
+    def show_working(self, b: BeatClock, mob: Mobject, mark: str | None = None) -> WorkingLine:
+        """Record ``mob``, on stage, as a line of working whose result the voice has said by
+        cue mark ``mark`` of beat ``b`` (None: by the end of the beat's speech); take it off
+        only after :meth:`hold_working`."""
+        said = b.mark(mark) if mark is not None else self.ctx.speech[b.id]
+        line = WorkingLine(b.id, mark or "end", b.start + said, mob)
+        self.working.append(line)
+        return line
+
+    def hold_working(self, *mobs: Mobject) -> None:
+        """Wait until the working lines on stage (those within ``mobs``, if given) have shown
+        ``WORKING_HOLD`` s past their results, so they can go."""
+        inside = {id(m) for mob in mobs for m in mob.get_family()}
+        shown = [w for w in self.working if w.gone_at is None
+                 and (not mobs or (w.mob is not None and id(w.mob) in inside))]
+        if shown:
+            left = max(w.said_at for w in shown) + WORKING_HOLD - self.now
+            if left > 0:
+                self.wait(left + 1 / config.frame_rate)  # a frame more: never a hair short
+
+    def _note_gone(self, at: float) -> None:
+        on_stage = {id(m) for m in self.get_mobject_family_members()}
+        for w in self.working:
+            if w.gone_at is None and w.mob is not None and not any(
+                    id(m) in on_stage for m in w.mob.get_family()):
+                w.gone_at = at
 
     def warn(self, message: str) -> None:
         """A problem worth a creator's look (reported, printed, never fatal)."""

@@ -44,6 +44,7 @@ class OverviewSoftmaxScene(SoftmaxScene):
         row = self.derived.amplified_rows[AMP_ROW]
         with self.beat("sqrt") as b:
             b.until("long")
+            self.hold_working(VGroup(self.exp_col, self.total, self.divs))
             bars = self.sm_bars
             self.cap = widgets.swap(self, self.cap,
                                     self._caption(self.s("long"), theme.ACCENT),

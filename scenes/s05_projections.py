@@ -34,32 +34,17 @@ from manim import (
 )
 
 from scenes import theme, widgets
-from scenes.base import BeatClock, NarratedScene
+from scenes.base import WORKING_HOLD, BeatClock, NarratedScene, WorkingLine
 
 SEED = 5  # random look of the untrained matrices (not a value of the example)
 RESULT_MARKS = ("r0", "r1", "r2")  # cue marks where the voice says each entry of q
-WORKING_HOLD = 2.0  # seconds a working line stays after the voice says its result
 LINE_LEAD = 1.1  # a working line enters this long before the voice says its result
 RANDOM_W = 6.2  # width of the three random matrices beside the guess panel
 TABLE_TOP, ROW_H = -0.65, 0.64  # the feature table's first row and row pitch, under the equation
 
 
-class WorkingLine:
-    """A line of working on screen: when the voice says its result and when it leaves
-    (scene seconds; ``gone_at`` is None while it is still shown). A plain class: scene files
-    are loaded outside ``sys.modules``, where dataclasses cannot resolve their annotations."""
-
-    def __init__(self, beat: str, mark: str, said_at: float) -> None:
-        self.beat, self.mark, self.said_at = beat, mark, said_at
-        self.gone_at: float | None = None
-
-
 class ProjectionsScene(NarratedScene):
     scene_id = "projections"
-
-    def setup(self) -> None:
-        super().setup()
-        self.working: list[WorkingLine] = []
 
     # -- pieces ---------------------------------------------------------------------------------
     def _row(self, xs, color: str) -> VGroup:

@@ -153,6 +153,7 @@ class DotProductScene(NarratedScene):
             widgets.land(self, prod[3], t.score_cells[0], b.rt(0.06, 0.6))
             self.add(t.head_score)
             b.until("name")
+            self.show_working(b, prod, "name")  # the voice has said the sum by this mark
             self.name = theme.text(self.s("dot_name"), theme.BODY_SIZE, theme.ACCENT,
                                    weight="BOLD")
             self.name.next_to(self.rule, LEFT, buff=0.4)
@@ -160,17 +161,19 @@ class DotProductScene(NarratedScene):
                       self.rule.animate.set_color(theme.ACCENT), run_time=b.rt(0.08, 0.7))
 
     def _all_scores(self, t: Table) -> None:
+        """The other words' scores, each from its row as the voice names it. The first dot
+        product's working stays (dimmed): the voice says only these results, a second or so
+        apart, too fast for a line of working each to stay readable."""
         with self.beat("all_scores") as b:
+            self.play(self.prod.animate.set_opacity(0.45), run_time=b.rt(0.03, 0.3))
             for i in range(1, self.n):
-                new = self._products(t, i)
                 if i - 1 < len(ROW_MARKS):
                     b.until(ROW_MARKS[i - 1], lead=0.6)
-                # the old products leave before the new ones come (no cross-fade of texts)
-                self.play(self.k_box.animate.become(self._row_box(t, i)), FadeOut(self.prod),
+                self.play(self.k_box.animate.become(self._row_box(t, i)),
                           run_time=b.rt(0.03, 0.25))
-                self.play(FadeIn(new), run_time=b.rt(0.03, 0.25))
-                self.prod = new
-                widgets.land(self, new[3], t.score_cells[i], b.rt(0.04, 0.4))
+                self.play(FadeIn(t.score_cells[i], shift=0.3 * RIGHT),
+                          Indicate(VGroup(*t.k_cells[i]), color=theme.K_COLOR),
+                          run_time=b.rt(0.04, 0.4))
             b.until("one")
             self.play(Indicate(VGroup(*t.score_cells), color=theme.FG, scale_factor=1.1),
                       run_time=b.rt(0.08, 0.8))
@@ -179,6 +182,7 @@ class DotProductScene(NarratedScene):
         with self.beat("matching") as b:
             self.note = theme.text(self.s("match"), theme.BODY_SIZE, theme.GOOD)
             self.note.move_to(UP * t.y_prod)
+            self.hold_working(self.prod)
             self.play(FadeOut(VGroup(self.prod, self.rule, self.name, self.q_box, self.k_box)),
                       FadeIn(self.note), run_time=b.rt(0.06, 0.6))
             shared = self.derived.fill_shared

@@ -163,6 +163,8 @@ class SoftmaxScene(NarratedScene):
             self.play(FadeIn(self.naive_bars[0]), run_time=b.rt(0.05, 0.5))
             self._reveal(b, "n", [lambda i: _grow(self.naive_bars[1][i])
                                   for _ in range(self.n)])
+            # working: score + constant, then its shares (the last is said as the beat ends)
+            self.show_working(b, VGroup(self.plus_col, self.naive_bars))
 
     def _which_constant(self) -> None:
         d, n = self.derived, self.n
@@ -191,11 +193,13 @@ class SoftmaxScene(NarratedScene):
             self.p1 = theme.text(self.s("problem1"), theme.BODY_SIZE, theme.V_COLOR)
             self.p1.move_to(UP * self.y_low)
             self.play(FadeIn(self.p1, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
+            self.show_working(b, self.alt, "prob_a")  # the other constant's shares are said
             self.naive = VGroup(self.plus_col, self.naive_bars, self.p1, self.alt)
 
     def _exp(self) -> None:
         d, n, y_rows = self.derived, self.n, self.y_rows
         with self.beat("exp") as b:
+            self.hold_working(self.naive)
             self.play(FadeOut(self.naive), run_time=b.rt(0.06, 0.6))
             b.until("exp")
             self.exp_col = exp_col = self._column(
@@ -209,6 +213,7 @@ class SoftmaxScene(NarratedScene):
                            FadeIn(exp_col[1][i], shift=0.4 * RIGHT)]
                 for _ in range(n)])
             b.until("pos")
+            self.show_working(b, exp_col, "pos")  # every e-power is said before this mark
             self.pos = theme.text(self.s("always_pos"), theme.SMALL_SIZE, theme.GOOD)
             self.pos.next_to(exp_col[1], DOWN, buff=0.3)
             self.play(FadeIn(self.pos), Indicate(exp_col[1], color=theme.GOOD),
@@ -245,6 +250,7 @@ class SoftmaxScene(NarratedScene):
                       run_time=b.rt(0.05, 0.4))
             self.play(*[FadeOut(c.copy(), target_position=total) for c in exp_col[1]],
                       FadeIn(total), run_time=b.rt(0.08, 0.8))
+            self.show_working(b, self.total, "div")  # the total is said before this mark
             b.until("div")
             self.divs = divs = VGroup(*[
                 theme.text(self.s("divide_by"), theme.SMALL_SIZE, theme.MUTED)
@@ -259,6 +265,8 @@ class SoftmaxScene(NarratedScene):
             self._reveal(b, "w", [
                 lambda i: [FadeIn(divs[i], shift=0.15 * RIGHT), *_grow(sm_bars[1][i])]
                 for _ in range(self.n)])
+            # each e-power ÷ the total: the last share is said by {@same} (or the beat's end)
+            self.show_working(b, divs, "same" if "same" in b.marks else None)
             # Why no constant is needed ({@same}, the full explainer only): adding one number
             # to every score multiplies each e-power, and the total, by the same factor.
             self.legend = VGroup()
@@ -282,6 +290,7 @@ class SoftmaxScene(NarratedScene):
             formula.move_to(UP * (theme.CONTENT_BOTTOM + formula.height / 2 + 0.05))
             formula.align_to(RIGHT * (X_NAME - 0.6), LEFT)
             b.until("formula")
+            self.hold_working(self.total)
             self.play(FadeOut(self.legend), FadeOut(self.total), run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(frame), theme.reveal(f), run_time=b.rt(0.15, 1.5))
             self.play(Indicate(VGroup(self.exp_col[1], self.sm_bars[1]), color=theme.SHARE_COLOR,

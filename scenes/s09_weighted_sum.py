@@ -154,6 +154,10 @@ class WeightedSumScene(NarratedScene):
                 self.play(Indicate(VGroup(self.w_cells[i], self.v_rows[i]), color=theme.FG,
                                    scale_factor=1.1),
                           FadeIn(cells, shift=0.3 * RIGHT), run_time=b.rt(0.08, 0.8))
+            # working: each row's share times its V (each said by the next row's mark)
+            marks = ["m" + "abcd"[i] for i in range(1, len(row_y))]
+            for i, cells in enumerate(self.products):
+                self.show_working(b, cells, marks[i] if i < len(marks) else None)
 
     def _sum(self, ctx: SimpleNamespace) -> None:
         d, n, out, row_y = ctx.d, ctx.n, ctx.out, ctx.row_y
@@ -178,6 +182,7 @@ class WeightedSumScene(NarratedScene):
             box = SurroundingRectangle(sums, color=theme.GOOD, buff=0.08)
             self.play(Create(box), FadeIn(result), run_time=b.rt(0.08, 0.6))
             b.until("mix")
+            self.show_working(b, sums, "mix")  # the column sums are said before this mark
             main = d.fill_output_scaled_main
             self.play(Indicate(VGroup(sums[main], self.p_heads[main]), color=theme.GOOD),
                       run_time=b.rt(0.12, 1.0))
@@ -195,6 +200,7 @@ class WeightedSumScene(NarratedScene):
     def _why_not_top(self, ctx: SimpleNamespace) -> None:
         d, n, tokens, weights = ctx.d, ctx.n, ctx.tokens, ctx.weights
         with self.beat("why_not_top") as b:
+            self.hold_working()
             self.clear_content(b, keep=(self.header,))
             question = theme.text(self.s("question"), theme.BODY_SIZE + 4, theme.FG)
             theme.fit(question, theme.CONTENT_W)

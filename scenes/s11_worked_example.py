@@ -29,6 +29,8 @@ CELL = 34  # this scene's table is the focus: larger than the theme's body text
 HEAD = 26
 BAR_LEN = 3.0
 CALC_Y = theme.CONTENT_BOTTOM + 0.6  # the line where each step's arithmetic is written out
+CALC_PITCH = 0.52  # the scores' lines stack upwards from CALC_Y, the first on top
+CALC_ROOM = 1.04  # at most this far above CALC_Y (under the table)
 # table columns
 TOKEN, QCOL, KCOL, VCOL, SCORE, SCALED, EXP, WEIGHT = range(8)
 
@@ -96,19 +98,24 @@ class WorkedExampleScene(NarratedScene):
             b.until("step")
             self.play(FadeIn(self.steps.make(self.s("step1"))), FadeIn(self.table[SCORE][0]),
                       FadeOut(self.keys), run_time=b.rt(0.08, 0.5))
-            calc = None
-            for i, mark in zip(range(n), ("sa", "sb", "sc"), strict=False):
+            # one line per word, stacked and kept: the voice reads the results a second or
+            # so apart, so each line stays until every score has been read out
+            marks = ("sa", "sb", "sc")
+            pitch = min(CALC_PITCH, CALC_ROOM / max(1, n - 1))
+            self.calc = VGroup()
+            for i, mark in zip(range(n), marks, strict=False):
                 line = self._dot_line(we.Q[qi], we.K[i], att.scores[i])
+                line.shift(UP * pitch * (n - 1 - i))
                 b.until(mark)
-                swap = [FadeOut(calc)] if calc is not None else []
                 # entry by entry: the two vectors, then the products, then their sum
-                self.play(*swap, FadeIn(line[0]), Indicate(self.table[KCOL][1][i], color=theme.FG),
+                self.play(FadeIn(line[0]), Indicate(self.table[KCOL][1][i], color=theme.FG),
                           run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[1], shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[2], shift=0.1 * RIGHT), run_time=b.rt(0.03, 0.3))
                 widgets.land(self, line[2][-1], self.table[SCORE][1][i], b.rt(0.05, 0.45))
-                calc = line
-            self.calc = calc
+                # the voice has said this word's score by the next word's mark
+                self.show_working(b, line, marks[i + 1] if i + 1 < min(n, len(marks)) else None)
+                self.calc.add(line)
 
     def _scale(self, ctx: SimpleNamespace) -> None:
         with self.beat("scale") as b:
@@ -117,6 +124,7 @@ class WorkedExampleScene(NarratedScene):
                                     theme.ACCENT))
             div.arrange(RIGHT, buff=0.18).move_to(UP * CALC_Y)
             b.until("sqrt")
+            self.hold_working(self.calc)
             self.play(*self.steps.swap(self.s("step2")), FadeOut(self.calc),
                       FadeIn(self.table[SCALED][0]), run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(div[0], shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
@@ -125,12 +133,14 @@ class WorkedExampleScene(NarratedScene):
             b.until("scaled")
             self.play(LaggedStart(*[FadeIn(c, shift=0.3 * RIGHT) for c in self.table[SCALED][1]],
                                   lag_ratio=0.6), run_time=b.rt(0.3, 2.4))
+            self.show_working(b, div, "scaled")  # √d's value is said before this mark
             self.calc = div
 
     def _softmax(self, ctx: SimpleNamespace) -> None:
         n = ctx.n
         with self.beat("softmax") as b:
             b.until("exp")
+            self.hold_working(self.calc)
             self.play(*self.steps.swap(self.s("step3")), FadeOut(self.calc),
                       FadeIn(self.table[EXP][0]), run_time=b.rt(0.1, 0.6))
             for i, mark in zip(range(n), ("ea", "eb", "ec"), strict=False):
@@ -163,6 +173,7 @@ class WorkedExampleScene(NarratedScene):
             b.until("one")
             self.play(Indicate(self.table[WEIGHT][1], color=theme.SHARE_COLOR, scale_factor=1.05),
                       run_time=b.rt(0.12, 1.0))
+            self.show_working(b, divs, "one")  # every weight is said before this mark
             self.calc = divs
 
     def _weighted_sum(self, ctx: SimpleNamespace) -> None:
@@ -183,6 +194,7 @@ class WorkedExampleScene(NarratedScene):
             line = VGroup(*self.parts, eq, self.out).arrange(RIGHT, buff=0.18)
             theme.fit(line, theme.CONTENT_W).move_to(UP * CALC_Y)
             b.until("mix")
+            self.hold_working(self.calc)
             self.play(*self.steps.swap(self.s("step4")), FadeOut(self.calc),
                       run_time=b.rt(0.08, 0.5))
             for i in range(n):
@@ -192,6 +204,7 @@ class WorkedExampleScene(NarratedScene):
                           run_time=b.rt(0.1, 0.8))
             b.until("out")
             self.play(FadeIn(eq), FadeIn(self.out, scale=1.2), run_time=b.rt(0.12, 0.8))
+            self.show_working(b, line)  # the result is read out by the end of the beat
 
     def _meaning(self, ctx: SimpleNamespace) -> None:
         others = ctx.others
