@@ -63,7 +63,9 @@ class SceneTimes:
     ``holds`` are the stretches (scene seconds) in which the scene only waited, so nothing
     on screen moved; ``warnings`` are animation overruns and cue marks reached late;
     ``layout`` lists elements outside the frame margins or inside the subtitle band;
-    ``smallest_text`` is the smallest text the scene shows (``scenes.legibility``).
+    ``smallest_text`` is the smallest text the scene shows (``scenes.legibility``);
+    ``lopsided`` the stretches over 3 s in which its content sits in the top half of the
+    safe area or leaves more than half its width empty on one side (``scenes.composition``).
     """
 
     scene_id: str
@@ -73,6 +75,7 @@ class SceneTimes:
     warnings: tuple[str, ...] = ()
     layout: tuple[str, ...] = ()
     smallest_text: SmallestText | None = None
+    lopsided: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         return {
@@ -84,6 +87,7 @@ class SceneTimes:
             "layout": list(self.layout),
             "smallest_text": None if self.smallest_text is None
             else self.smallest_text.to_json(),
+            "lopsided": list(self.lopsided),
         }
 
     @classmethod
@@ -101,6 +105,7 @@ class SceneTimes:
             tuple(str(w) for w in data.get("warnings", [])),
             tuple(str(w) for w in data.get("layout", [])),
             SmallestText.from_json(data.get("smallest_text")),
+            tuple(str(w) for w in data.get("lopsided", [])),
         )
 
 

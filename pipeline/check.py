@@ -107,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
                     bad |= b - a > HOLD_LIMIT
                 for w in times.warnings:
                     print(f"    warning: {w}")
+                for w in times.lopsided:
+                    print(f"    composition: {w}")
                 for w in times.layout:
                     print(f"    layout: {w}")
                     bad = True

@@ -193,9 +193,11 @@ def build_report(lang: str, picture: Path | None, speech: Sequence[tuple[float, 
                  fps: float | None = None,
                  spans: Sequence[tuple[float, float]] | None = None,
                  hold_limit: float = HOLD_LIMIT,
-                 smallest_text: Mapping[str, SmallestText | None] | None = None) -> dict:
-    """The whole report: frozen stretches, cues, and per scene its length, warnings and
-    smallest text (``smallest_text``: scene id -> its smallest text, px at 1080p)."""
+                 smallest_text: Mapping[str, SmallestText | None] | None = None,
+                 lopsided: Mapping[str, Sequence[str]] | None = None) -> dict:
+    """The whole report: frozen stretches, cues, and per scene its length, warnings,
+    smallest text (``smallest_text``: scene id -> its smallest text, px at 1080p) and
+    stretches over 3 s of content in the top half or one side (``lopsided``)."""
     frozen = frozen_report(picture, speech, fps, spans, hold_limit)
     for st in frozen["stretches"]:
         st["scene"] = next((sid for sid, a, b, _w, _l in scenes if a <= st["start"] < b), "?")
@@ -205,7 +207,8 @@ def build_report(lang: str, picture: Path | None, speech: Sequence[tuple[float, 
         "cues": cue_report(cues, beats, lang),
         "scenes": [{"id": sid, "start": round(a, 3), "duration": round(b - a, 3),
                     "warnings": list(w), "layout": list(lay),
-                    "smallest_text": _smallest_json((smallest_text or {}).get(sid))}
+                    "smallest_text": _smallest_json((smallest_text or {}).get(sid)),
+                    "lopsided": list((lopsided or {}).get(sid, ()))}
                    for sid, a, b, w, lay in scenes],
         "duration": round(max((b for _s, _a, b, _w, _l in scenes), default=0.0), 3),
     }
@@ -248,6 +251,9 @@ def summary(report: dict) -> list[str]:
     small = smallest_text_line(report)
     if small is not None:
         lines.append(small)
+        lop = sum(len(s.get("lopsided", ())) for s in report["scenes"])
+        lines.append(f"report: {lop} stretch(es) over 3 s with all content in the top half "
+                     f"or one side of the safe area")
     pron = report.get("pronunciation")
     if pron is not None:
         lines.append("report: " + pronunciation_summary(pron))

@@ -11,7 +11,7 @@ from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, config
 
 from narration import numfmt
 from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes, SmallestText
-from scenes import legibility, theme
+from scenes import composition, legibility, theme
 from scenes.context import load_context, plain_plan
 from scenes.contract import ScenePlan, SceneReport
 from scenes.recording import project_code
@@ -20,6 +20,9 @@ MARK_LEAD = 0.2
 """Seconds before a cue mark that ``until`` returns: an entrance is under way as the word
 is spoken, not after it."""
 LATE = 0.5  # a mark reached this much later than planned is reported
+SAFE = composition.Box(-theme.FRAME_W / 2 + theme.MARGIN, theme.FRAME_W / 2 - theme.MARGIN,
+                       theme.CONTENT_BOTTOM, theme.CONTENT_TOP)
+"""The safe area: inside the side margins, between the header and the subtitle band."""
 WORKING_HOLD = 2.0
 """Seconds a line of working (a product, a sum, a division) stays on screen after the voice
 reaches its result."""
@@ -123,6 +126,8 @@ class NarratedScene(Scene):
         self._beat_id = ""
         self.smallest_text: tuple[float, str, str] | None = None  # (px, text, beat)
         self._small_seen: set[str] = set()
+        self._beat_start = 0.0
+        self._frames: list[tuple[float, str | None, str, float]] = []  # composition samples
         if self.ctx.estimated:
             print(f"[{self.scene_id}] no plan given: beat durations estimated from the text",
                   file=sys.stderr)
@@ -215,7 +220,7 @@ class NarratedScene(Scene):
         duration = max(float(self.ctx.durations[beat_id]), at_least)
         start_planned = self._planned_clock
         clock = BeatClock(self, beat_id, duration, self.ctx.marks.get(beat_id, {}))
-        self._beat_id = beat_id
+        self._beat_id, self._beat_start = beat_id, clock.start
         yield clock
         unused = [m for m in clock.marks if m not in clock.used]
         if unused:
@@ -269,7 +274,13 @@ class NarratedScene(Scene):
 
     def _measure_text(self) -> None:
         """Measure every text on screen (px at 1080p): remember the scene's smallest, and
-        report each text under the smallest size a label may have."""
+        report each text under the smallest size a label may have. Note where the content
+        sits in the safe area (``scenes.composition``)."""
+        box = composition.content_box(self.mobjects, theme.CONTENT_TOP)
+        why = composition.lopsided(box, SAFE)
+        if self._frames and abs(self._frames[-1][0] - self.now) < 1e-9:
+            self._frames.pop()
+        self._frames.append((self.now, why, self._beat_id, self._beat_start))
         for t in legibility.measure(self.mobjects):
             if self.smallest_text is None or t.px < self.smallest_text[0]:
                 self.smallest_text = (t.px, t.text, self._beat_id)
@@ -283,7 +294,9 @@ class NarratedScene(Scene):
         self.times = SceneTimes(self.scene_id, tuple(self._times), self.now,
                                 tuple(self._holds), tuple(self.warnings),
                                 tuple(self.layout_issues),
-                                None if small is None else SmallestText(*small))
+                                None if small is None else SmallestText(*small),
+                                tuple(st.line(self.scene_id) for st in
+                                      composition.stretches(self._frames, self.now)))
         if self.plan is not None and self.writes_report:  # a plain manim run
             SceneReport(self.plan.run_id, self.scene_id, self.times, dict(self.ctx.inputs),
                         project_code(), None, 0.0).write(self.plan.report)

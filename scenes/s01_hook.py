@@ -19,7 +19,6 @@ from manim import (
     Indicate,
     Line,
     Rectangle,
-    Text,
     VGroup,
 )
 
@@ -76,7 +75,7 @@ class HookScene(NarratedScene):
                       run_time=b.rt(0.12, 0.8))
             b.until("lure")
             self.play(Create(lure), run_time=b.rt(0.12, 0.8))
-            wrong = theme.text(self.s("wrong"), theme.SMALL_SIZE + 2, theme.MUTED)
+            wrong = theme.text(self.s("wrong"), theme.LABEL_SIZE, theme.MUTED)
             widgets.keep_inside_x(wrong.next_to(lure, DOWN, buff=0.12))
             strike = Line(wrong.get_left(), wrong.get_right()).set_stroke(theme.MUTED, width=3)
             b.until("wrong")
@@ -136,7 +135,7 @@ class HookScene(NarratedScene):
         ranks, lines = self.derived.fill_order, self.lines
         chips, bar_mobs = self.chips, self.bar_mobs
         with self.beat("question") as b:
-            question = theme.text(self.s("question"), theme.HEAD_SIZE + 4, theme.FG, weight="BOLD")
+            question = theme.text(self.s("question"), theme.EMPH_SIZE, theme.FG, weight="BOLD")
             theme.fit(question, theme.CONTENT_W)
             question.move_to(lines.get_center())
             b.until("ask")
@@ -172,8 +171,7 @@ class HookScene(NarratedScene):
         """The sentence lines, each token's glyphs (first mention), their positions, the blank."""
         raw = self.items("sentence")
         lines = VGroup(*[
-            Text(s, font=theme.FONT, font_size=SENTENCE_SIZE, color=theme.FG,
-                 disable_ligatures=True)  # one glyph per character, spaces included
+            theme.glyph_text(s, SENTENCE_SIZE)  # one glyph per character, spaces included
             for s in raw
         ]).arrange(DOWN, aligned_edge=LEFT, buff=0.32)
         theme.fit(lines, theme.CONTENT_W)
@@ -220,14 +218,12 @@ class HookScene(NarratedScene):
 
     @staticmethod
     def _role_card(letter: str, name: str, role: str, color: str) -> VGroup:
-        box = theme.panel(3.8, 2.6, color=color)
-        big = theme.text(letter, 72, color, weight="BOLD")
-        name_m = theme.text(name, theme.BODY_SIZE, color)
-        role_m = theme.text(role, theme.SMALL_SIZE + 2, theme.FG)
-        for m in (name_m, role_m):
-            theme.fit(m, box.width - 0.4)
+        box = theme.panel(3.8, 2.8, color=color)
+        big = theme.text(letter, theme.DISPLAY_SIZE, color, weight="BOLD")
+        name_m = theme.fit(theme.text(name, theme.BODY_SIZE, color), box.width - 0.4)
+        role_m = theme.label(role, box.width - 0.4)
         big.move_to(box.get_top() + DOWN * 0.75)
-        name_m.move_to(box.get_center() + DOWN * 0.3)
-        role_m.move_to(box.get_center() + DOWN * 0.85)
+        name_m.move_to(box.get_center() + DOWN * 0.2)
+        role_m.next_to(name_m, DOWN, buff=0.15)
         return VGroup(box, big, name_m, role_m)
 

@@ -29,12 +29,12 @@ CARD_W = 9.6
 CARD_H = 1.1
 ROWS_Y = (0.96, -0.35, -1.65)
 RANKS = "①②③④"
-PAGE_H = 2.7
+PAGE_H = 3.6  # room for tags that take two lines
 PAGES_Y = BOX_Y - 0.8 - PAGE_H / 2
 
 
-def _chip(s: str, color: str) -> VGroup:
-    return widgets.chip(s, color, height=0.48, fill=theme.BG)
+def _chip(s: str, color: str, max_width: float | None = None) -> VGroup:
+    return widgets.chip(s, color, height=0.48, fill=theme.BG, max_width=max_width)
 
 
 class SearchEngineScene(NarratedScene):
@@ -185,7 +185,7 @@ class SearchEngineScene(NarratedScene):
 
     def _result_card(self, title: str, tags: tuple[str, ...]) -> VGroup:
         frame = theme.panel(CARD_W, CARD_H, color=theme.MUTED)
-        head = theme.text(title, theme.BODY_SIZE - 2, theme.FG)
+        head = theme.text(title, theme.BODY_SIZE, theme.FG)
         chips = widgets.chip_row(tags, theme.K_COLOR, buff=0.15, height=0.48, fill=theme.BG)
         left = VGroup(head, chips).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         theme.fit(left, CARD_W / 2 - 0.2)
@@ -209,7 +209,9 @@ class SearchEngineScene(NarratedScene):
         rule = Line(LEFT * 1.3, RIGHT * 1.3).set_stroke(theme.MUTED, width=1)
         rule.next_to(head, DOWN, buff=0.1)
         k = theme.text("K", theme.SMALL_SIZE, theme.K_COLOR, weight="BOLD")
-        chips = VGroup(*[_chip(t, theme.K_COLOR if has else theme.MUTED) for t, has in tags])
+        room = frame.width - 0.3 - k.width - 0.15  # beside the K
+        chips = VGroup(*[_chip(t, theme.K_COLOR if has else theme.MUTED, room)
+                         for t, has in tags])
         if not tags:
             chips.add(VGroup(theme.text(self.s("none"), theme.SMALL_SIZE, theme.MUTED)))
         chips.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
@@ -218,7 +220,8 @@ class SearchEngineScene(NarratedScene):
         k_part.next_to(rule, DOWN, buff=0.1).set_x(frame.get_x())
         v = theme.text("V", theme.SMALL_SIZE, theme.V_COLOR, weight="BOLD")
         value_text = ", ".join(values) if values else self.s("none")
-        value = _chip(value_text, theme.V_COLOR if values else theme.MUTED)
+        value = _chip(value_text, theme.V_COLOR if values else theme.MUTED,
+                      frame.width - 0.3 - v.width - 0.15)
         v_part = VGroup(v, value).arrange(RIGHT, buff=0.15)
         theme.fit(v_part, frame.width - 0.3)
         v_part.move_to(frame.get_bottom() + UP * 0.32).set_x(frame.get_x())

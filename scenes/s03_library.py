@@ -45,7 +45,7 @@ class LibraryScene(NarratedScene):
 
         with self.beat("intro") as b:
             header = self.title_card(b)
-            steps = VGroup(*[theme.text(s, theme.SMALL_SIZE + 2, theme.MUTED)
+            steps = VGroup(*[theme.text(s, theme.LABEL_SIZE, theme.MUTED)
                              for s in self.items("steps")])
             steps.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             steps.move_to(UP * (theme.CONTENT_TOP - 0.1 - steps.height / 2))
@@ -120,8 +120,7 @@ class LibraryScene(NarratedScene):
                         for bk, f in zip(books, FIT, strict=True)], run_time=b.rt(0.15, 1.2))
             self.play(*[bk.animate.set_opacity(0.35 + 0.65 * f)
                         for bk, f in zip(books, FIT, strict=True)], run_time=b.rt(0.08, 0.6))
-            notes_label = theme.text(self.s("notes"), theme.SMALL_SIZE, theme.V_COLOR)
-            theme.fit(notes_label, NOTES_W + 0.1)
+            notes_label = theme.label(self.s("notes"), NOTES_W + 0.1, color=theme.V_COLOR)
             slot = Rectangle(width=NOTES_W, height=0.44).set_stroke(theme.MUTED, width=2)
             notes = VGroup(notes_label, slot).arrange(DOWN, buff=0.15)
             notes.move_to(RIGHT * NOTES_X + UP * (ROWS_Y[1] + ROWS_Y[2]) / 2)
@@ -178,7 +177,7 @@ class LibraryScene(NarratedScene):
     def _want_card(self) -> VGroup:
         box = theme.panel(2.6, 1.15, color=theme.Q_COLOR)
         label = theme.text(self.s("want_label"), theme.SMALL_SIZE, theme.MUTED)
-        want = theme.text(self.s("want"), theme.BODY_SIZE - 2, theme.Q_COLOR, weight="BOLD")
+        want = theme.text(self.s("want"), theme.BODY_SIZE, theme.Q_COLOR, weight="BOLD")
         theme.fit(want, box.width - 0.3)
         return widgets.boxed(VGroup(label, want).arrange(DOWN, buff=0.1), box)
 

@@ -69,8 +69,8 @@ class BlindDateScene(NarratedScene):
                       run_time=min(b.rt(0.15, 1.0), b.time_to("you")))
             you = self._guest(self.items("your_badge"), theme.FG, theme.FG, ())
             you.shift(RIGHT * YOU_X)
-            you_label = theme.text(self.s("you"), theme.SMALL_SIZE, theme.BG, weight="BOLD")
-            theme.fit(you_label, 0.52)
+            you_label = theme.text(self.s("you"), theme.LABEL_SIZE, theme.BG, weight="BOLD")
+            you.person[0].scale(max(1.0, (you_label.width + 0.12) / you.person[0].width))
             you_label.move_to(you.person[0])
             b.until("you")
             self.play(FadeIn(VGroup(you.person, you_label), shift=0.15 * RIGHT),
@@ -107,8 +107,9 @@ class BlindDateScene(NarratedScene):
             self.play(LaggedStart(*[FadeIn(g.mini, shift=0.1 * UP) for g in guests],
                                   lag_ratio=0.2), run_time=b.rt(0.12, 1.0))
             legend = widgets.qkv_legend(self.items("legend"), RIGHT, theme.SMALL_SIZE, arrow=False)
-            theme.fit(legend, GUEST_STEP * 3 + BODY_W)
+            theme.fit(legend, theme.CONTENT_W)
             legend.move_to(UP * LEGEND_Y + RIGHT * (xs[0] + xs[-1]) / 2)
+            widgets.keep_inside_x(legend)
             parts = {"q": [g.mini for g in guests], "k": [g.badge for g in guests],
                      "v": [g.bubble for g in guests]}
             for row, key in zip(legend, ("q", "k", "v"), strict=True):
@@ -254,10 +255,10 @@ class BlindDateScene(NarratedScene):
             square = Rectangle(width=0.26, height=0.26).set_stroke(theme.Q_COLOR, width=2)
             items.add(VGroup(square, theme.text(w, theme.SMALL_SIZE, theme.FG))
                       .arrange(RIGHT, buff=0.15))
-        items.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
-        body = VGroup(title, items).arrange(DOWN, buff=0.18)
+        items.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        body = VGroup(title, items).arrange(DOWN, buff=0.16)
         theme.fit(body, 2.2)
-        panel = widgets.boxed(body, theme.panel(2.5, body.height + 0.35, color=theme.Q_COLOR))
+        panel = widgets.boxed(body, theme.panel(2.5, body.height + 0.25, color=theme.Q_COLOR))
         panel.items = items
         return panel
 

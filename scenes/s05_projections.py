@@ -63,7 +63,7 @@ class ProjectionsScene(NarratedScene):
         res = self._row(result, color)
         VGroup(xs, times, mat, eq, res).arrange(RIGHT, buff=0.3)
         labels = VGroup(
-            theme.formula(w_name, 34, color).next_to(mat, UP, buff=0.15),
+            theme.formula(w_name, theme.FORMULA_LABEL_SIZE, color).next_to(mat, UP, buff=0.15),
             theme.text(res_label, theme.SMALL_SIZE, color).next_to(res, RIGHT, buff=0.3),
         )
         if x_label is not None:
@@ -289,7 +289,7 @@ class ProjectionsScene(NarratedScene):
             cards = VGroup(*[widgets.word_chip(t, min_width=1.5) for t in fb.tokens[self.lang]])
             cards.arrange(RIGHT, buff=0.7).move_to(UP * 2.25)
             theme.fit(cards)
-            mats = VGroup(*[theme.formula(n, 34, c) for n, c in (
+            mats = VGroup(*[theme.formula(n, theme.FORMULA_LABEL_SIZE, c) for n, c in (
                 ("W_Q", theme.Q_COLOR), ("W_K", theme.K_COLOR), ("W_V", theme.V_COLOR))])
             mats.arrange(RIGHT, buff=0.6)
             box = theme.panel(cards.width + 0.4, 0.85, theme.MUTED)
@@ -340,9 +340,9 @@ class ProjectionsScene(NarratedScene):
             self.clear_content(b, keep=(header,))
             # the later layer: France's x, times W_K, gives a k that reads "where I grew up"
             x_card = widgets.word_chip(self.s("ctx_x"), theme.FG)
-            times = theme.formula("times W_K", 34, theme.K_COLOR)
+            times = theme.formula("times W_K", theme.FORMULA_LABEL_SIZE, theme.K_COLOR)
             k_chip = widgets.letter_badge("k", radius=0.25, outline=True)
-            says = theme.text(self.s("k_label_says"), theme.BODY_SIZE, theme.K_COLOR)
+            says = theme.label(self.s("k_label_says"), 3.6, theme.BODY_SIZE, theme.K_COLOR)
             ask = theme.text("？" if self.lang == "zh" else "?", theme.BODY_SIZE, theme.K_COLOR,
                              weight="BOLD")
             bubble_in = VGroup(says, ask).arrange(RIGHT, buff=0.12)
@@ -351,7 +351,7 @@ class ProjectionsScene(NarratedScene):
             arrow1 = Arrow(LEFT * 0.5, RIGHT * 0.5, color=theme.MUTED, buff=0)
             row_b = VGroup(x_card, times, arrow1, k_chip, bubble_g).arrange(RIGHT, buff=0.3)
             theme.fit(row_b, theme.CONTENT_W - 2.2)
-            later = theme.text(self.s("later"), theme.SMALL_SIZE, theme.MUTED)
+            later = theme.text(self.s("later"), theme.LABEL_SIZE, theme.MUTED)
             row_b.move_to(RIGHT * 1.0 + DOWN * 1.0)
             later.next_to(row_b, LEFT, buff=0.4)
             # the earlier layer: the sentence, with the neighbours flowing into France
@@ -398,13 +398,18 @@ class ProjectionsScene(NarratedScene):
             for name, color in (("W_Q", theme.Q_COLOR), ("W_K", theme.K_COLOR),
                                 ("W_V", theme.V_COLOR)):
                 g = self._grid(color, rng, *pj.W_Q.shape)
-                lab = theme.formula(name, 32, color).next_to(g, UP, buff=0.2)
+                lab = theme.formula(name, theme.FORMULA_LABEL_SIZE, color)
+                lab.next_to(g, UP, buff=0.2)
                 grids.append(g)
                 blocks.add(VGroup(g, lab))
             blocks.arrange(RIGHT, buff=0.55, aligned_edge=DOWN)
-            rand_lab = theme.text(self.s("random"), theme.SMALL_SIZE, theme.MUTED)
+            rand_lab = theme.text(self.s("random"), theme.LABEL_SIZE, theme.MUTED)
+            # the guess panel takes the right half: the grids shrink to fit, their labels not
+            lab_h = [blk[1].height for blk in blocks]
+            theme.fit(blocks, RANDOM_W, theme.CONTENT_H - 1.6)
+            for blk, h in zip(blocks, lab_h, strict=True):
+                blk[1].scale(h / blk[1].height).next_to(blk[0], UP, buff=0.2)
             left = VGroup(rand_lab.next_to(blocks, UP, buff=0.35), blocks)
-            theme.fit(left, RANDOM_W)  # the guess panel takes the right half
             left.move_to(UP * 0.5).to_edge(LEFT, buff=theme.MARGIN + 0.1)
             self.play(FadeIn(blocks, shift=0.1 * DOWN), FadeIn(rand_lab), run_time=b.rt(0.08, 0.8))
 

@@ -284,7 +284,8 @@ class SoftmaxScene(NarratedScene):
     def _formula(self) -> None:
         with self.beat("formula") as b:
             # s for scores: x is the word vector elsewhere in the video
-            f = theme.formula(r'"softmax"(s_i) = e^(s_i) / (sum_j e^(s_j))', 36, theme.FG)
+            f = theme.formula(r'"softmax"(s_i) = e^(s_i) / (sum_j e^(s_j))', theme.FORMULA_SIZE,
+                              theme.FG)
             frame = theme.panel(f.width + 0.8, f.height + 0.45, theme.SHARE_COLOR)
             formula = widgets.boxed(f, frame)
             formula.move_to(UP * (theme.CONTENT_BOTTOM + formula.height / 2 + 0.05))

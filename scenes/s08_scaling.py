@@ -100,7 +100,7 @@ class ScalingScene(NarratedScene):
             self.clear_content(b, keep=(self.header,))
             dot = theme.formula(
                 "{{ q : q0 }} dot {{ k : k0 }} = {{ q_1 k_1 + q_2 k_2 + dots.c + q_d k_d : sum }}",
-                size=44,
+                size=theme.FORMULA_SIZE,
             )
             dot.select("q0").set_color(theme.Q_COLOR)
             dot.select("k0").set_color(theme.K_COLOR)
@@ -248,7 +248,7 @@ class ScalingScene(NarratedScene):
             lines = VGroup(loud, good).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
             theme.fit(lines, theme.FRAME_W / 2 + 1.2)
             lines.next_to(knob["all"], RIGHT, buff=0.6)
-            final = theme.text(self.s("final"), theme.BODY_SIZE + 4, theme.FG, weight="BOLD")
+            final = theme.text(self.s("final"), theme.EMPH_SIZE, theme.FG, weight="BOLD")
             theme.fit(final, theme.CONTENT_W)
             final.move_to(UP * (theme.CONTENT_BOTTOM + 0.45))
             self.play(FadeIn(knob["all"]), run_time=b.rt(0.06, 0.5))
@@ -382,16 +382,24 @@ class ScalingScene(NarratedScene):
                          height=axes.c2p(0, 1.05)[1] - axes.c2p(0, 0)[1])
         flat.set_stroke(width=0).set_fill(theme.V_COLOR, 0.15)
         flat.move_to(axes.c2p(4.5, 0), aligned_edge=DOWN)
+        width = 3.4
         caption = VGroup(
-            VGroup(*[theme.text(line, theme.SMALL_SIZE, theme.FG) for line in self.items("flat")])
+            VGroup(*[theme.label(line, width) for line in self.items("flat")])
             .arrange(DOWN, aligned_edge=LEFT, buff=0.12),
-            VGroup(*[theme.text(line, theme.SMALL_SIZE, theme.V_COLOR)
+            VGroup(*[theme.label(line, width, color=theme.V_COLOR)
                      for line in self.items("stuck")]).arrange(DOWN, aligned_edge=LEFT, buff=0.12),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         graph = VGroup(axes, y_lab, x_lab, flat, curve, dot)
-        group = VGroup(graph, caption).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
         top = theme.CONTENT_TOP - 1.2
-        theme.fit(group, 3.3, top - theme.CONTENT_BOTTOM - 0.1)
+        # the graph shrinks to the room left; its labels and the caption keep their size
+        graph_h = top - theme.CONTENT_BOTTOM - 0.1 - caption.height - 0.3
+        labels_h = y_lab.height + x_lab.height + 0.3
+        scale = min(1.0, (width - 0.3) / axes.width, (graph_h - labels_h) / axes.height)
+        axes_parts = VGroup(axes, flat, curve, dot)
+        axes_parts.scale(scale, about_point=axes.get_origin())
+        y_lab.next_to(axes.y_axis, UP, buff=0.1).align_to(axes.y_axis, LEFT)
+        x_lab.next_to(axes.x_axis, DOWN, buff=0.12).align_to(axes.x_axis, RIGHT)
+        group = VGroup(graph, caption).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
         right_edge = theme.FRAME_W / 2 - theme.MARGIN - 0.1
         group.shift(RIGHT * (right_edge - group.get_right()[0]))
         group.shift(UP * (top - group.get_top()[1]))

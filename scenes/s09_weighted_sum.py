@@ -24,15 +24,15 @@ from manim import (
 from scenes import theme, widgets
 from scenes.base import NarratedScene
 
-ROW_H = 0.68
-TOKEN_RIGHT = -3.95  # the token names end here
-WEIGHT_X = -3.15
-TIMES_X = -2.4
-V_X = (-1.7, -0.55, 0.6)
-EQ_X = 1.5
-P_X = (2.45, 3.65, 4.85)  # centres of the share × V cells
-CELL_W = 1.05
-CELL_H = 0.46
+ROW_H = 0.62
+TOKEN_RIGHT = -4.3  # the token names end here
+WEIGHT_X = -3.45
+TIMES_X = -2.6
+V_X = (-1.85, -0.5, 0.85)
+EQ_X = 1.8
+P_X = (2.85, 4.2, 5.55)  # centres of the share × V cells
+CELL_W = 1.2
+CELL_H = 0.5
 
 
 LEFT_EDGE = -theme.FRAME_W / 2 + theme.MARGIN
@@ -58,9 +58,9 @@ class WeightedSumScene(NarratedScene):
         weights = d.fill_weights_scaled  # the real formula's: after the scaling scene
         out = d.fill_output_scaled
         n = len(tokens)
-        top_y = theme.CONTENT_TOP - 0.2
-        feat_y = top_y - 0.5
-        row_y = [feat_y - 0.7 - i * ROW_H for i in range(n)]
+        top_y = theme.CONTENT_TOP - 0.05
+        feat_y = top_y - 0.62  # the feature heads may take two lines
+        row_y = [feat_y - 0.78 - i * ROW_H for i in range(n)]
 
         return SimpleNamespace(
             d=d, fb=fb, feat_y=feat_y, features=features, n=n, out=out, row_y=row_y, tokens=tokens,
@@ -77,7 +77,8 @@ class WeightedSumScene(NarratedScene):
                 name.move_to([TOKEN_RIGHT - name.width / 2, y, 0])
             self.play(FadeIn(self.names), run_time=b.rt(0.08, 0.5))
             b.until("rule")
-            rule = theme.formula("sum_i {{ w_i : w }} dot {{ V_i : v }}", 40, theme.FG)
+            rule = theme.formula("sum_i {{ w_i : w }} dot {{ V_i : v }}", theme.FORMULA_SIZE,
+                                 theme.FG)
             rule.select("w").set_color(theme.SHARE_COLOR)
             rule.select("v").set_color(theme.V_COLOR)
             rule.move_to([(TOKEN_RIGHT + LEFT_EDGE) / 2 + 0.6, row_y[-1] - 1.0, 0])
@@ -202,7 +203,7 @@ class WeightedSumScene(NarratedScene):
         with self.beat("why_not_top") as b:
             self.hold_working()
             self.clear_content(b, keep=(self.header,))
-            question = theme.text(self.s("question"), theme.BODY_SIZE + 4, theme.FG)
+            question = theme.text(self.s("question"), theme.EMPH_SIZE, theme.FG)
             theme.fit(question, theme.CONTENT_W)
             question.move_to(UP * (theme.CONTENT_TOP - 0.4))
             soft = self._chip_row(tokens, [float(w) / float(max(weights)) for w in weights],
@@ -222,7 +223,7 @@ class WeightedSumScene(NarratedScene):
             adjs = self.items("adj")
             cards = VGroup(*[self._card(a, theme.K_COLOR) for a in adjs],
                            self._card(self.s("noun"), theme.Q_COLOR))
-            cards.arrange(RIGHT, buff=0.7).move_to(UP * (spread.get_bottom()[1] - 2.0))
+            cards.arrange(RIGHT, buff=0.7).move_to(UP * (spread.get_bottom()[1] - 1.7))
             noun = cards[-1]
             arrows = VGroup(*[
                 CurvedArrow(noun.get_top() + 0.1 * UP, c.get_top() + 0.1 * UP,
@@ -253,7 +254,7 @@ class WeightedSumScene(NarratedScene):
         fill.set_stroke(width=0).set_fill(color, 0.45)
         fill.move_to(frame, aligned_edge=LEFT)
         shade = theme.FG if value else theme.MUTED
-        label = theme.text(self.num(value, 2), theme.SMALL_SIZE, shade).move_to(frame)
+        label = theme.text(self.num(value, 2), theme.NUM_SIZE, shade).move_to(frame)
         return VGroup(frame, fill, label)
 
     def _chip_row(self, tokens, strengths, label: str, color: str) -> VGroup:

@@ -46,7 +46,7 @@ class FormulaScene(NarratedScene):
 
         with self.beat("intro") as b:
             self.title_card(b)
-            f = theme.attention_formula(size=46)
+            f = theme.attention_formula(size=theme.FORMULA_DISPLAY_SIZE)
             f.move_to(UP * (theme.CONTENT_TOP - 0.05 - f.height / 2))
             self.play(theme.reveal(f), run_time=b.rt(0.2, 1.5))
             grid_top = f.get_bottom()[1] - 0.35
@@ -59,7 +59,7 @@ class FormulaScene(NarratedScene):
 
         with self.beat("scores") as b:
             box = self._box(f.select("qk"))
-            self.steps = widgets.StepLabel(TEXT_X, step_top, theme.BODY_SIZE + 4, "BOLD")
+            self.steps = widgets.StepLabel(TEXT_X, step_top, theme.BODY_SIZE, "BOLD")
             step = self.steps.make(self.s("step1"))
             b.until("qk")
             self.play(Create(box), FadeIn(step), run_time=b.rt(0.1, 0.6))
@@ -166,7 +166,7 @@ class FormulaScene(NarratedScene):
     def _name(self) -> VGroup:
         """The formula's name, one piece per word so each can be lit when it is explained."""
         gap = 0.03 if self.lang == "zh" else 0.2
-        parts = VGroup(*[theme.row_text(p, theme.BODY_SIZE + 6, theme.FG)
+        parts = VGroup(*[theme.row_text(p, theme.EMPH_SIZE, theme.FG)
                          for p in self.items("name")])
         parts.arrange(RIGHT, buff=gap)
         return theme.fit(parts, theme.FRAME_W / 2 - theme.MARGIN - TEXT_X)

@@ -38,12 +38,14 @@ def _runs(indices: list[int]) -> list[list[int]]:
 
 
 def _chip(s: str, color: str) -> VGroup:
-    return widgets.chip(s, color, size=24, height=0.6, pad=0.4, solid=True, weight="BOLD")
+    return widgets.chip(s, color, size=theme.LABEL_SIZE, height=0.6, pad=0.4, solid=True,
+                        weight="BOLD")
 
 
 def _column(entries: list[str], color: str, label: str) -> VGroup:
     """A vector as a roomy column in brackets, its label above: (left, nums, right, label)."""
-    return widgets.vector_column(entries, color, 34, label, gap=0.3, pad=0.16, label_size=24)
+    return widgets.vector_column(entries, color, theme.EMPH_SIZE, label, gap=0.3, pad=0.16,
+                                 label_size=theme.LABEL_SIZE)
 
 
 class KvSeparateScene(NarratedScene):
@@ -94,15 +96,15 @@ class KvSeparateScene(NarratedScene):
         with self.beat("one_vector") as b:
             self.clear_content(b, keep=(header,))
             box = theme.panel(2.6, 1.4, theme.MUTED)
-            label = theme.text(self.s("one_vec"), 40, theme.FG, weight="BOLD")
+            label = theme.text(self.s("one_vec"), theme.EMPH_SIZE, theme.FG, weight="BOLD")
             lump = VGroup(box, label.move_to(box)).move_to(UP * 1.35)
             left_arrow = Arrow(box.get_left(), box.get_left() + LEFT * 2.6, buff=0.1,
                                color=theme.K_COLOR, stroke_width=8)
             right_arrow = Arrow(box.get_right(), box.get_right() + RIGHT * 2.6, buff=0.1,
                                 color=theme.V_COLOR, stroke_width=8)
             room = theme.FRAME_W / 2 - theme.MARGIN - box.get_right()[0] - 0.3
-            pull_k = theme.wrap(self.s("pull_k"), room, 24, theme.K_COLOR)
-            pull_v = theme.wrap(self.s("pull_v"), room, 24, theme.V_COLOR)
+            pull_k = theme.wrap(self.s("pull_k"), room, theme.LABEL_SIZE, theme.K_COLOR)
+            pull_v = theme.wrap(self.s("pull_v"), room, theme.LABEL_SIZE, theme.V_COLOR)
             pull_k.next_to(left_arrow, DOWN, buff=0.3)
             pull_v.next_to(right_arrow, DOWN, buff=0.3)
             pull_k.shift(LEFT * max(0.0, pull_k.get_right()[0] - (box.get_left()[0] - 0.3)))
@@ -156,11 +158,11 @@ class KvSeparateScene(NarratedScene):
 
     # -- pieces ---------------------------------------------------------------------------------
     def _card(self, letter: str, says: str, job: str, color: str) -> VGroup:
-        box = theme.panel(5.6, 1.4, color)
-        big = theme.text(letter, 44, color, weight="BOLD")
-        lines = VGroup(theme.fit(theme.text(says, 24, theme.FG), 4.3),
-                       theme.fit(theme.text(job, theme.SMALL_SIZE, color), 4.3))
+        big = theme.text(letter, theme.TITLE_SIZE, color, weight="BOLD")
+        lines = VGroup(*theme.wrap(says, 4.3, theme.LABEL_SIZE), theme.label(job, 4.3,
+                                                                              color=color))
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        box = theme.panel(5.6, max(1.4, lines.height + 0.35), color)
         big.move_to(box.get_left() + RIGHT * 0.6)
         lines.next_to(big, RIGHT, buff=0.4)
         return VGroup(box, VGroup(big, lines))
@@ -260,7 +262,7 @@ class KvSeparateScene(NarratedScene):
     @staticmethod
     def _row_names(names, col: VGroup) -> VGroup:
         """Feature names right-aligned to the left of a vector column, one per entry."""
-        mobs = VGroup(*[theme.text(n, 26, theme.FG) for n in names])
+        mobs = VGroup(*[theme.text(n, theme.LABEL_SIZE, theme.FG) for n in names])
         for i, m in enumerate(mobs):
             m.next_to(col[0], LEFT, buff=0.3).set_y(col[1][i].get_y())
         right_x = min(m.get_right()[0] for m in mobs)

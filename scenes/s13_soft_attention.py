@@ -76,7 +76,7 @@ class SoftAttentionScene(NarratedScene):
         names, order = self.names, self.order
         with self.beat("intro") as b:
             self.header = self.title_card(b)
-            self.soft_head = theme.text(self.s("soft_head"), 28, theme.SHARE_COLOR)
+            self.soft_head = theme.text(self.s("soft_head"), theme.BODY_SIZE, theme.SHARE_COLOR)
             self.soft_head.move_to(LEFT * 3.5 + UP * HEAD_Y)
             self.soft = self._rows(names, self._soft_shares(), theme.SHARE_COLOR)
             self.soft.next_to(self.soft_head, DOWN, buff=0.45).set_x(self.soft_head.get_x() - 0.3)
@@ -96,7 +96,7 @@ class SoftAttentionScene(NarratedScene):
     def _hard(self) -> None:
         names, top = self.names, self.top
         with self.beat("hard") as b:
-            self.hard_head = theme.text(self.s("hard_head"), 28, theme.ACCENT)
+            self.hard_head = theme.text(self.s("hard_head"), theme.BODY_SIZE, theme.ACCENT)
             self.hard_head.move_to(RIGHT * 3.5 + UP * HEAD_Y)
             self.hard = self._rows(names, self._hard_shares(), theme.ACCENT)
             dx = self.hard_head.get_x() - self.soft_head.get_x()
@@ -251,7 +251,7 @@ class SoftAttentionScene(NarratedScene):
             scores_box = soft_row[0][1]
             self.play(scores_box[0].animate.set_stroke(theme.GOOD, 4),
                       Indicate(scores_box[1], color=theme.GOOD), run_time=b.rt(0.06, 0.8))
-            e2e = theme.text(self.s("e2e"), 26, theme.GOOD, weight="BOLD")
+            e2e = theme.text(self.s("e2e"), theme.BODY_SIZE, theme.GOOD, weight="BOLD")
             e2e.next_to(soft_back, DOWN, buff=0.2)
             b.until("e2e")
             self.play(FadeIn(e2e, shift=0.1 * UP), run_time=b.rt(0.05, 0.6))

@@ -42,7 +42,6 @@ PANEL_W = theme.FRAME_W / 2 - theme.MARGIN - PANEL_LEFT
 PANEL_TOP = theme.CONTENT_TOP - 0.1
 N_HEADS = 3  # heads drawn in the multi-head sketch (an illustration, not an example value)
 HEAD_COLORS = ("#7aa2f7", "#b48ead", "#d08770")
-HEAD_SIZE, LABEL_SIZE = 34, 26  # panel headings; panel labels
 CELL_W, CELL_H = 1.3, 0.75  # the who-looks-at-whom grid
 
 
@@ -191,7 +190,7 @@ class InTransformerScene(NarratedScene):
             self.rows = VGroup(*[self._weight_row(m, name) for m, name in zip(marks, sets,
                                                                        strict=True)])
             self.rows.arrange(DOWN, aligned_edge=LEFT, buff=0.45)
-            self.note = theme.text(self.s("own_set"), LABEL_SIZE + 2, theme.GOOD)
+            self.note = theme.text(self.s("own_set"), theme.LABEL_SIZE, theme.GOOD)
             self.note.next_to(self.rows, DOWN, buff=0.45, aligned_edge=LEFT)
             block = theme.fit(VGroup(self.rows, self.note), PANEL_W)
             block.move_to(RIGHT * PANEL_X).align_to(UP * PANEL_TOP, UP)
@@ -207,10 +206,10 @@ class InTransformerScene(NarratedScene):
 
     def _multihead(self, ctx: SimpleNamespace) -> None:
         with self.beat("multihead") as b:
-            heads_title = theme.text(self.s("heads"), HEAD_SIZE, theme.FG, weight="BOLD")
+            heads_title = theme.text(self.s("heads"), theme.EMPH_SIZE, theme.FG, weight="BOLD")
             heads = VGroup(*[self._head_column(c) for c in HEAD_COLORS[:N_HEADS]])
             heads.arrange(RIGHT, buff=0.6)
-            asks = VGroup(*[theme.text(q, LABEL_SIZE, c)
+            asks = VGroup(*[theme.text(q, theme.LABEL_SIZE, c)
                             for q, c in zip(self.items("questions"), HEAD_COLORS, strict=True)])
             for ask, col in zip(asks, heads, strict=True):
                 theme.fit(ask, col.width + 0.4)
@@ -240,7 +239,7 @@ class InTransformerScene(NarratedScene):
             b.until("join")
             joined = VGroup(*[o.copy() for o in outs]).arrange(RIGHT, buff=0)
             joined.next_to(outs, DOWN, buff=0.4)
-            label = theme.text(self.s("joined"), LABEL_SIZE, theme.GOOD)
+            label = theme.text(self.s("joined"), theme.LABEL_SIZE, theme.GOOD)
             label.next_to(joined, RIGHT, buff=0.25)
             frame = Rectangle(width=joined.width + 0.1, height=joined.height + 0.1)
             frame.set_stroke(theme.GOOD, 2).move_to(joined)
@@ -253,13 +252,13 @@ class InTransformerScene(NarratedScene):
         h = BLOCK_TOP - BLOCK_BOTTOM
         box = theme.panel(BLOCK_W, h, theme.MUTED, fill=theme.BG)
         box.move_to(RIGHT * x + UP * (BLOCK_TOP + BLOCK_BOTTOM) / 2)
-        label = theme.text(name, 26, theme.FG, weight="BOLD").next_to(box, UP, buff=0.2)
+        label = theme.text(name, theme.LABEL_SIZE, theme.FG, weight="BOLD")
+        label.next_to(box, UP, buff=0.2)
         return VGroup(box, label)
 
     def _attn_box(self, name: str, x: float, y: float) -> VGroup:
         box = theme.panel(BLOCK_W - 0.4, 0.8, theme.FG)
-        label = theme.text(name, theme.SMALL_SIZE, theme.FG)
-        theme.fit(label, BLOCK_W - 0.6)
+        label = theme.label(name, BLOCK_W - 0.6)
         return widgets.boxed(label, box).move_to(RIGHT * x + UP * y)
 
     @staticmethod
@@ -280,7 +279,7 @@ class InTransformerScene(NarratedScene):
         return out
 
     def _tokens(self, words: list[str], caption: str, x: float) -> VGroup:
-        chips = widgets.chip_row(words, buff=0.1, stroke=theme.MUTED, min_width=0.7)
+        chips = widgets.chip_row(words, buff=0.1, stroke=theme.MUTED, min_width=0.7, pad=0.2)
         theme.fit(chips, BLOCK_W)
         chips.move_to(RIGHT * x + UP * TOKEN_Y)
         cap = theme.text(caption, theme.SMALL_SIZE, theme.MUTED).next_to(chips, DOWN, buff=0.1)
@@ -312,15 +311,15 @@ class InTransformerScene(NarratedScene):
         return group.move_to(RIGHT * ENC_X + UP * HIGH_Y)
 
     def _mark(self, mark: str) -> VGroup:
-        label = theme.text(mark, 30, theme.ACCENT, weight="BOLD")
+        label = theme.text(mark, theme.BODY_SIZE, theme.ACCENT, weight="BOLD")
         disc = Circle(radius=0.2, stroke_width=0, fill_color=theme.BG, fill_opacity=1)
         return widgets.boxed(label, disc)
 
     # -- the explanation panel ------------------------------------------------------------------
     @staticmethod
     def _place_head(mark: str, name: str) -> VGroup:
-        head = VGroup(theme.text(mark, HEAD_SIZE + 2, theme.ACCENT, weight="BOLD"),
-                      theme.text(name, HEAD_SIZE, theme.FG, weight="BOLD")
+        head = VGroup(theme.text(mark, theme.EMPH_SIZE, theme.ACCENT, weight="BOLD"),
+                      theme.text(name, theme.EMPH_SIZE, theme.FG, weight="BOLD")
                       ).arrange(RIGHT, buff=0.2)
         return theme.fit(head, PANEL_W - 0.5)  # clear of the right margin when left-aligned
 
@@ -328,8 +327,8 @@ class InTransformerScene(NarratedScene):
     def _from_line(letters: str, source: str) -> VGroup:
         """'Q K V ← where they come from', each letter in its role's colour."""
         colors = {"Q": theme.Q_COLOR, "K": theme.K_COLOR, "V": theme.V_COLOR}
-        parts = [theme.text(c, HEAD_SIZE, colors[c], weight="BOLD") for c in letters]
-        parts.append(theme.text(source, LABEL_SIZE + 2, theme.FG))
+        parts = [theme.text(c, theme.EMPH_SIZE, colors[c], weight="BOLD") for c in letters]
+        parts.append(theme.text(source, theme.LABEL_SIZE, theme.FG))
         return VGroup(*parts).arrange(RIGHT, buff=0.18)
 
     def _grid(self, rows_words: list[str], cols_words: list[str],
@@ -349,11 +348,11 @@ class InTransformerScene(NarratedScene):
                 cell.seen = seen
                 row.add(cell)
             rows.add(row)
-        col_labels = VGroup(*[theme.text(w, LABEL_SIZE, theme.K_COLOR) for w in cols_words])
+        col_labels = VGroup(*[theme.text(w, theme.LABEL_SIZE, theme.K_COLOR) for w in cols_words])
         for j, lab in enumerate(col_labels):
             theme.fit(lab, cw - 0.1)
             lab.move_to(RIGHT * j * cw + UP * (ch * 0.5 + 0.3))
-        row_labels = VGroup(*[theme.text(w, LABEL_SIZE, theme.Q_COLOR) for w in rows_words])
+        row_labels = VGroup(*[theme.text(w, theme.LABEL_SIZE, theme.Q_COLOR) for w in rows_words])
         for i, lab in enumerate(row_labels):
             lab.move_to(DOWN * i * ch).align_to(rows, LEFT).shift(LEFT * (lab.width + 0.2))
         if legend:
@@ -361,14 +360,24 @@ class InTransformerScene(NarratedScene):
             for fill, opacity, key in ((theme.GOOD, 0.8, "sees"), (theme.PANEL, 1, "hidden")):
                 sw = Rectangle(width=0.45, height=0.35).set_stroke(theme.MUTED, 1.5)
                 sw.set_fill(fill, opacity)
-                chips.add(VGroup(sw, theme.text(self.s(key), LABEL_SIZE)).arrange(
+                chips.add(VGroup(sw, theme.text(self.s(key), theme.LABEL_SIZE)).arrange(
                     RIGHT, buff=0.1))
-            extra = chips.arrange(RIGHT, buff=0.4)
+            extra = theme.fit(chips.arrange(RIGHT, buff=0.4), PANEL_W)
         else:
-            extra = theme.text(self.s("who"), LABEL_SIZE - 2, theme.MUTED)
+            extra = theme.label(self.s("who"), PANEL_W, color=theme.MUTED)
+        # the grid shrinks to the room left; the line under it keeps its size
+        cells = VGroup(rows, col_labels, row_labels)
+        room = above.get_bottom()[1] - 0.35 - theme.CONTENT_BOTTOM - 0.1
+        w0 = rows.width
+        theme.fit(cells, PANEL_W, room - extra.height - 0.3)
+        k = rows.width / w0
+        if k < 1:  # the cells shrank: their labels keep the label size
+            for lab in col_labels:
+                lab.scale(1 / k)
+            for lab in row_labels:
+                lab.scale(1 / k).align_to(rows, LEFT).shift(LEFT * (lab.width + 0.2))
         extra.next_to(rows, DOWN, buff=0.3)
         grid = VGroup(rows, col_labels, row_labels, extra)
-        theme.fit(grid, PANEL_W, above.get_bottom()[1] - 0.35 - theme.CONTENT_BOTTOM - 0.1)
         grid.next_to(above, DOWN, buff=0.35)
         grid.set_x(PANEL_X)
         return grid
@@ -388,15 +397,15 @@ class InTransformerScene(NarratedScene):
                       Line(UP * r + RIGHT * r, DOWN * r + LEFT * r)).set_stroke(theme.MUTED, 3)
 
     def _weight_row(self, mark: str, name: str) -> VGroup:
-        head = VGroup(theme.text(mark, HEAD_SIZE, theme.ACCENT),
-                      theme.text(name, LABEL_SIZE + 2, theme.FG)).arrange(RIGHT, buff=0.2)
+        head = VGroup(theme.text(mark, theme.EMPH_SIZE, theme.ACCENT),
+                      theme.text(name, theme.LABEL_SIZE, theme.FG)).arrange(RIGHT, buff=0.2)
         mats = self._matrices(RIGHT)
         mats.next_to(head, DOWN, buff=0.2, aligned_edge=LEFT).shift(RIGHT * 0.5)
         return VGroup(head, mats)
 
     @staticmethod
     def _matrices(direction) -> VGroup:
-        return VGroup(*[theme.formula(f"W_{letter}", 42, color)
+        return VGroup(*[theme.formula(f"W_{letter}", theme.FORMULA_SIZE, color)
                         for letter, color in (("Q", theme.Q_COLOR), ("K", theme.K_COLOR),
                                               ("V", theme.V_COLOR))]).arrange(direction,
                                                                               buff=0.3)

@@ -54,7 +54,7 @@ class RecapQuizScene(NarratedScene):
     def _recap(self) -> None:
         with self.beat("recap") as b:
             self.header = self.title_card(b)
-            f = theme.attention_formula(size=50)
+            f = theme.attention_formula(size=theme.FORMULA_DISPLAY_SIZE)
             f.move_to(UP * (theme.CONTENT_TOP - 0.15 - f.height / 2))
             name = theme.text(self.s("name"), theme.BODY_SIZE, theme.ACCENT)
             name.next_to(f, DOWN, buff=0.3)
@@ -90,9 +90,9 @@ class RecapQuizScene(NarratedScene):
         }
         for n, (label, question) in enumerate(zip(labels, questions, strict=True), start=1):
             with self.beat(f"q{n}") as b:
-                tag = theme.text(label, 26, theme.ACCENT, weight="BOLD")
+                tag = theme.text(label, theme.LABEL_SIZE, theme.ACCENT, weight="BOLD")
                 tag.to_edge(LEFT, buff=theme.MARGIN + 0.2).set_y(theme.CONTENT_TOP - 0.3)
-                q = theme.wrap(question, theme.CONTENT_W - 1.0, 34, theme.FG)
+                q = theme.wrap(question, theme.CONTENT_W - 1.0, theme.EMPH_SIZE, theme.FG)
                 for line in q:
                     line.set_x(0)
                 q.move_to(UP * QUESTION_Y)
@@ -123,13 +123,13 @@ class RecapQuizScene(NarratedScene):
         with self.beat("outro") as b:
             # The closing card: the whole idea in one line, and where to go next.
             self.clear_content(b, keep=(self.header,))
-            f = theme.attention_formula(size=56)
+            f = theme.attention_formula(size=theme.FORMULA_DISPLAY_SIZE + 4)
             f.move_to(UP * 0.9)
             line = theme.text(self.s("one_line"), theme.BODY_SIZE, theme.MUTED)
             line.next_to(f, UP, buff=0.5)
-            ahead = theme.text(self.s("next"), theme.BODY_SIZE + 4, theme.ACCENT, weight="BOLD")
+            ahead = theme.text(self.s("next"), theme.EMPH_SIZE, theme.ACCENT, weight="BOLD")
             ahead.next_to(f, DOWN, buff=0.9)
-            gloss = theme.text(self.s("next_gloss"), theme.SMALL_SIZE + 2, theme.FG)
+            gloss = theme.text(self.s("next_gloss"), theme.LABEL_SIZE, theme.FG)
             theme.fit(gloss, theme.CONTENT_W)
             gloss.next_to(ahead, DOWN, buff=0.3)
             b.until("f")
@@ -141,8 +141,9 @@ class RecapQuizScene(NarratedScene):
     # -- pieces ---------------------------------------------------------------------------------
     def _recap_rows(self) -> VGroup:
         """One row per step: its mark, its name and a short gloss in a second column."""
-        heads = [VGroup(theme.text(m, 34, theme.ACCENT, weight="BOLD"),
-                        theme.text(s, 32, theme.FG, weight="BOLD")).arrange(RIGHT, buff=0.25)
+        heads = [VGroup(theme.text(m, theme.EMPH_SIZE, theme.ACCENT, weight="BOLD"),
+                        theme.text(s, theme.BODY_SIZE, theme.FG, weight="BOLD")
+                        ).arrange(RIGHT, buff=0.25)
                  for m, s in zip(self.items("marks"), self.items("steps"), strict=True)]
         glosses = [theme.text(g, 28, theme.MUTED) for g in self.items("glosses")]
         col = max(h.width for h in heads) + 0.6

@@ -68,7 +68,7 @@ NUM_SIZE = 30  # numbers, in tables as anywhere: as large as body text
 LABEL_SIZE = 24  # labels, column heads, chips, legends: 34 px, the smallest there is
 SMALL_SIZE = LABEL_SIZE  # the old name of the label size
 # Typst sets a formula's digits smaller than the text font's at the same size (0.68x):
-FORMULA_DISPLAY_SIZE = 52  # the attention formula shown whole: 50 px
+FORMULA_DISPLAY_SIZE = 46  # the attention formula shown whole: 45 px
 FORMULA_SIZE = 44  # a formula read as body text: 43 px
 FORMULA_LABEL_SIZE = 36  # a matrix's name or a short formula label: 35 px
 MIN_BODY_PX, MIN_LABEL_PX = style.MIN_BODY_PX, style.MIN_LABEL_PX  # px at 1080p

@@ -54,7 +54,7 @@ def chip(s: str, color: str = theme.FG, *, stroke: str | None = None,
     if max_width is not None and label.width + pad > max_width:
         label = theme.label(s, max_width - pad, size, ink)
         if height is not None:
-            height = max(height, label.height + 0.2)
+            height = max(height, label.height + 0.3)
     h = label.height + 0.45 if height is None else height
     box = theme.panel(max(min_width, label.width + pad), h, color=stroke or color,
                       fill=color if solid else fill)

@@ -86,3 +86,17 @@ def test_the_report_shows_each_scenes_smallest_text() -> None:
                                                     "beat": "scores"}
     line = next(x for x in summary(report) if "smallest text" in x)
     assert "31.0 px" in line and "formula" in line and "'new'" in line
+
+
+def test_the_report_counts_lopsided_stretches() -> None:
+    from pipeline.quality import build_report
+
+    scenes = [("hook", 0.0, 10.0, (), ()), ("formula", 10.0, 20.0, (), ())]
+    lop = {"hook": ("hook.intro: content in the top half for 4.0 s from 1.0 s",)}
+    from narration.timeline import SmallestText
+    report = build_report("en", None, [], [], [], scenes, spans=[],
+                          smallest_text={"hook": SmallestText(40.0, "a", "intro")},
+                          lopsided=lop)
+    assert report["scenes"][0]["lopsided"] == list(lop["hook"])
+    assert report["scenes"][1]["lopsided"] == []
+    assert any("1 stretch(es) over 3 s" in x for x in summary(report))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from manim import VGroup
 
+from narration.numfmt import LANGS
 from scenes import legibility, theme
+from scenes.registry import discover
 
 
 def test_the_scale_meets_the_phone_minimums() -> None:
@@ -46,3 +48,15 @@ def test_row_text_radicals_and_formulas_are_measured() -> None:
     [fs] = legibility.measure([f])
     assert fs.px == pytest.approx(legibility.units_to_px(theme.formula("0", 40).height),
                                   rel=0.02)
+
+
+SCENES = discover(cut=None)  # both cuts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("info", SCENES, ids=[s.scene_id for s in SCENES])
+def test_every_scene_shows_every_text_at_32_px_or_more(info, lang, shipped_scene):
+    """On a phone at 1080p: no label under 32 px, in any beat of any scene."""
+    scene = shipped_scene(info, lang)
+    px, what, beat = scene.smallest_text
+    assert px >= theme.MIN_LABEL_PX - 0.05, f"{what!r} is {px:.1f} px in beat {beat}"
