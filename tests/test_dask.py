@@ -17,9 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared_renders import SHORT_CUT, SHORT_SCENES, Build
+
 ROOT = Path(__file__).resolve().parents[1]
 DASK = Path(sys.executable).with_name("dask")
-SCENES = "hook,formula"
+# the two shortest scenes (the overview's, about 20 s each): byte-identity does not depend
+# on which scenes; the local run is the session's shared build of them (tests/conftest.py)
+CUT = SHORT_CUT
+SCENES = ",".join(SHORT_SCENES)
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not DASK.is_file(), reason="Dask is not installed")]
 
@@ -85,31 +90,29 @@ def deck_media(out: Path) -> list[bytes]:
         return [z.read(n) for n in sorted(z.namelist()) if n.endswith(".mp4")]
 
 
-def test_dask_cluster_renders_what_a_local_run_does(tmp_path):
-    local, remote = tmp_path / "local", tmp_path / "remote"
-    p = render("--lang", "all", "--scenes", SCENES, "--out", str(local / "out"),
-               "--cache", str(local / "cache"))
-    assert p.returncode == 0, p.stderr[-3000:]
-    shutil.copytree(local / "cache" / "audio", remote / "cache" / "audio")  # same voice
+def test_dask_cluster_renders_what_a_local_run_does(espeak_short_build: Build, tmp_path):
+    local, remote = espeak_short_build, tmp_path / "remote"  # local: the local pool's run
+    shutil.copytree(local.cache / "audio", remote / "cache" / "audio")  # same voice
     (tmp_path / "cluster").mkdir()
     with cluster(tmp_path / "cluster", ROOT, workers=2) as address:
-        q = render("--lang", "all", "--scenes", SCENES, "--scheduler", address,
+        q = render("--lang", "all", "--cut", CUT, "--scenes", SCENES, "--scheduler", address,
                    "--out", str(remote / "out"), "--cache", str(remote / "cache"))
     assert q.returncode == 0, q.stderr[-3000:]
     assert f"4 job(s) to the Dask scheduler at {address}" in q.stderr
     assert "scenes 4 rendered" in q.stderr and "0 synthesized" in q.stderr
     # the workers' pictures came back into this store, as the local run's did
-    assert pictures(remote / "cache") == pictures(local / "cache") != {}
+    assert pictures(remote / "cache") == pictures(local.cache) != {}
     for lang in ("zh", "en"):
-        for name in ("video.mp4", "video.srt", "manifest.json", "clips/01_hook.mp4",
-                     "clips/02_formula.mp4"):
-            mine, theirs = local / "out" / lang / name, remote / "out" / lang / name
+        for name in ("video.mp4", "video.srt", "manifest.json", "clips/01_ov_scores.mp4",
+                     "clips/02_ov_formula.mp4"):
+            mine = local.folder(lang) / name
+            theirs = remote / "out" / lang / CUT / name
             if name == "manifest.json":  # names the numbers file: the same here
                 assert json.loads(mine.read_text("utf-8")) == json.loads(
                     theirs.read_text("utf-8"))
             else:
                 assert mine.read_bytes() == theirs.read_bytes(), name
-        assert deck_media(local / "out" / lang) == deck_media(remote / "out" / lang) != []
+        assert deck_media(local.folder(lang)) == deck_media(remote / "out" / lang / CUT) != []
 
 
 def test_a_worker_with_other_code_is_refused_in_one_line(tmp_path):
@@ -120,7 +123,8 @@ def test_a_worker_with_other_code_is_refused_in_one_line(tmp_path):
         f.write("\n# an edit the client does not have\n")
     (tmp_path / "cluster").mkdir()
     with cluster(tmp_path / "cluster", copy, workers=1) as address:
-        p = render("--lang", "zh", "--scenes", "formula", "--scheduler", address,
+        p = render("--lang", "zh", "--cut", CUT, "--scenes", "ov_formula", "--scheduler",
+                   address,
                    "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"))
     assert p.returncode == 1
     errors = [line for line in p.stderr.splitlines() if line.startswith("error:")]
@@ -130,7 +134,8 @@ def test_a_worker_with_other_code_is_refused_in_one_line(tmp_path):
 
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path):
-    p = render("--lang", "zh", "--scenes", "formula", "--scheduler", "tcp://127.0.0.1:9",
+    p = render("--lang", "zh", "--cut", CUT, "--scenes", "ov_formula", "--scheduler",
+               "tcp://127.0.0.1:9",
                "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"))
     assert p.returncode == 1
     errors = [line for line in p.stderr.splitlines() if line.startswith("error:")]

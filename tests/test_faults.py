@@ -13,15 +13,21 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared_renders import SHORT_CUT, SHORT_SCENES
+
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = "library,formula"
+# Where only the count of scenes matters (Ctrl-C keeps the finished one): the two shortest
+# scenes, the overview's (about 20 s each).
+SHORT = ("--cut", SHORT_CUT, "--scenes", ",".join(SHORT_SCENES))
 
 
-def _cmd(out: Path, cache: Path, *extra: str) -> list[str]:
+def _cmd(out: Path, cache: Path, *extra: str, scenes: tuple[str, ...] = ("--scenes", SCENES)
+         ) -> list[str]:
     return [sys.executable, str(ROOT / "render.py"), "--lang", "zh", "--quality", "low",
             # espeak-ng: what is tested here does not depend on the voice, and it
             # speaks in a fraction of Kokoro's time (the voice is tested in tests/tts)
-            "--scenes", SCENES, "--tts", "espeak", "--no-clips", "--out", str(out),
+            *scenes, "--tts", "espeak", "--no-clips", "--out", str(out),
             "--cache", str(cache), *extra]
 
 
@@ -76,8 +82,8 @@ def test_ctrl_c_stops_promptly_and_keeps_finished_scenes(tmp_path):
     out, cache = tmp_path / "out", tmp_path / "cache"
     # Ctrl-C at a terminal: SIGINT as its default (a shell starting the tests in the
     # background, `cmd &`, leaves it ignored, and the children would inherit that).
-    proc = subprocess.Popen(_cmd(out, cache, "--jobs", "1"), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True,
+    proc = subprocess.Popen(_cmd(out, cache, "--jobs", "1", scenes=SHORT),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not _entries(cache):
@@ -94,6 +100,7 @@ def test_ctrl_c_stops_promptly_and_keeps_finished_scenes(tmp_path):
     assert not [p for p in _scene_processes() if str(out) in p]
     assert _entries(cache) == kept and kept  # finished work kept
     assert not (out / "zh").exists()
-    again = subprocess.run(_cmd(out, cache), capture_output=True, text=True, timeout=300)
+    again = subprocess.run(_cmd(out, cache, scenes=SHORT), capture_output=True, text=True,
+                           timeout=300)
     assert again.returncode == 0, again.stderr[-2000:]
     assert "scenes 1 rendered, 1 reused" in again.stderr

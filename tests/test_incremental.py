@@ -19,23 +19,29 @@ from pathlib import Path
 import pytest
 
 from qkv_math.numbers import DEFAULT_NUMBERS
+from tests.shared_renders import SHORT_CUT, SHORT_SCENES, Build, render_cmd
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = "library,formula"
+# Where only the count of scenes matters (an interrupted run keeps the finished one; serial
+# and parallel builds agree): the two shortest scenes, the overview's (about 20 s each).
+SHORT, SHORT_IDS = ("--cut", SHORT_CUT), ",".join(SHORT_SCENES)
 OLD_V = "V = [[1, 2], [3, 0], [0, 1]]"
 OLD_K = "K = [[0, 1], [1, 0], [1, 2]]"
 
 
-def _cmd(out: Path, cache: Path, *extra: str) -> list[str]:
+def _cmd(out: Path, cache: Path, *extra: str, scenes: str = SCENES) -> list[str]:
     return [sys.executable, str(ROOT / "render.py"), "--lang", "zh", "--quality", "low",
             # espeak-ng: what is tested here does not depend on the voice, and it
             # speaks in a fraction of Kokoro's time (the voice is tested in tests/tts)
-            "--scenes", SCENES, "--tts", "espeak", "--no-clips", "--out", str(out),
+            "--scenes", scenes, "--tts", "espeak", "--no-clips", "--out", str(out),
             "--cache", str(cache), *extra]
 
 
-def _run(out: Path, cache: Path, *extra: str) -> subprocess.CompletedProcess:
-    p = subprocess.run(_cmd(out, cache, *extra), capture_output=True, text=True, timeout=600)
+def _run(out: Path, cache: Path, *extra: str, scenes: str = SCENES
+         ) -> subprocess.CompletedProcess:
+    p = subprocess.run(_cmd(out, cache, *extra, scenes=scenes), capture_output=True, text=True,
+                       timeout=600)
     assert p.returncode == 0, p.stderr[-3000:]
     return p
 
@@ -145,42 +151,43 @@ def test_a_damaged_or_half_written_entry_is_never_reused(built):
 
 def test_a_run_killed_mid_render_loses_nothing_finished(tmp_path):
     out, cache = tmp_path / "out", tmp_path / "cache"
-    proc = subprocess.Popen(_cmd(out, cache, "--jobs", "1"), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    scenes = list(SHORT_SCENES)
+    proc = subprocess.Popen(_cmd(out, cache, "--jobs", "1", *SHORT, scenes=SHORT_IDS),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and not (_entries(cache, "library")
-                                               or _entries(cache, "formula")):
+    while time.monotonic() < deadline and not any(_entries(cache, s) for s in scenes):
         time.sleep(0.2)
     assert proc.poll() is None, "the run ended before it could be interrupted"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    finished = [s for s in SCENES.split(",") if _entries(cache, s)]
+    finished = [s for s in scenes if _entries(cache, s)]
     assert len(finished) == 1
     time.sleep(1.0)  # the orphaned scene process dies with its parent
     assert not (out / "zh").exists()  # nothing published half-done
-    again = _run(out, cache)
+    again = _run(out, cache, *SHORT, scenes=SHORT_IDS)
     summary = _summary(again.stderr)
     assert (summary["rendered"], summary["reused"]) == (1, 1)
     assert f"[zh] {finished[0]}: render" not in again.stderr
-    assert (out / "zh" / "video.mp4").is_file()
+    assert (out / "zh" / "overview" / "video.mp4").is_file()
 
 
-def test_parallel_and_serial_builds_are_identical(tmp_path):
+def test_parallel_and_serial_builds_are_identical(espeak_short_build: Build, tmp_path):
     """Same voice clips (Piper's own output varies from one synthesis to the next), fresh
-    scene caches: one process at a time, or both languages' scenes side by side."""
+    scene caches: one process at a time, or both languages' scenes side by side (the
+    session's shared build, tests/conftest.py, made with --jobs 2)."""
     import shutil
 
-    both = []
-    for jobs in ("1", "2"):
-        out, cache = tmp_path / f"out{jobs}", tmp_path / f"cache{jobs}"
-        if jobs == "2":
-            shutil.copytree(tmp_path / "cache1" / "audio", cache / "audio")
-        p = subprocess.run([sys.executable, str(ROOT / "render.py"), "--lang", "all",
-                            "--quality", "low", "--scenes", "library", "--tts", "espeak",
-                            "--no-clips", "--jobs", jobs, "--out", str(out), "--cache",
-                            str(cache)], capture_output=True, text=True, timeout=600)
-        assert p.returncode == 0, p.stderr[-3000:]
-        both.append({f"{lang}/{name}": _sha(out / lang / name) for lang in ("zh", "en")
-                     for name in ("video.mp4", "video.srt", "video.vtt", "manifest.json",
-                                  "description.txt")})
+    parallel = espeak_short_build
+    out, cache = tmp_path / "out1", tmp_path / "cache1"
+    shutil.copytree(parallel.cache / "audio", cache / "audio")
+    p = subprocess.run(render_cmd(out, cache, "--lang", "all", "--quality", "low",
+                                  "--cut", parallel.cut, "--scenes", ",".join(SHORT_SCENES),
+                                  "--tts", "espeak", "--jobs", "1"),
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert "scenes 4 rendered, 0 reused" in p.stderr and "0 synthesized" in p.stderr
+    serial = Build(out, cache, p.stderr, parallel.cut)
+    both = [{f"{lang}/{name}": _sha(build.folder(lang) / name) for lang in ("zh", "en")
+             for name in ("video.mp4", "video.srt", "video.vtt", "manifest.json",
+                          "description.txt")} for build in (serial, parallel)]
     assert both[0] == both[1]

@@ -12,6 +12,7 @@ import uuid
 from pathlib import Path
 
 import av
+import pytest
 
 from narration.timeline import beat_slot
 from pipeline.media import FFMPEG
@@ -29,16 +30,24 @@ def _frames(path: Path) -> int:
         return sum(1 for _ in c.decode(c.streams.video[0]))
 
 
-def test_held_frame_master_matches_plain_manim(tmp_path):
+@pytest.fixture(scope="module")
+def held_render(tmp_path_factory) -> tuple[ScenePlan, tuple[BeatPlan, ...]]:
+    """The scene rendered once by the pipeline's scene process (held frames), for both
+    tests: its plan (the picture and report it wrote) and the beats it was given."""
+    tmp = tmp_path_factory.mktemp("held")
     ctx = load_context(SCENE, None)
     beats = tuple(BeatPlan(b.id, beat_slot(ctx.speech[b.id]), ctx.speech[b.id],
                            ctx.marks[b.id]) for b in ctx.script.beats)
     plan = ScenePlan(uuid.uuid4().hex, SCENE, "zh", DEFAULT_NUMBERS, "low", beats,
-                     tmp_path / "held" / "picture.mp4", tmp_path / "held" / "report.json",
-                     tmp_path / "held" / "media")
-    plan.write(tmp_path / "held" / "plan.json")
-    subprocess.run([sys.executable, "-m", "scenes.run", str(tmp_path / "held" / "plan.json")],
+                     tmp / "picture.mp4", tmp / "report.json", tmp / "media")
+    plan.write(tmp / "plan.json")
+    subprocess.run([sys.executable, "-m", "scenes.run", str(tmp / "plan.json")],
                    cwd=ROOT, check=True, capture_output=True, timeout=300)
+    return plan, beats
+
+
+def test_held_frame_master_matches_plain_manim(held_render, tmp_path):
+    plan, beats = held_render
     held = SceneReport.read_for(plan)
     assert held.video is not None and held.video.stored < held.video.frames * 0.7
 
@@ -72,19 +81,12 @@ def test_held_frame_master_matches_plain_manim(tmp_path):
     assert min(per_frame) >= 45.0, sorted(per_frame)[:5]
 
 
-def test_stills_from_held_frames_agree_with_decoded_frames(tmp_path):
+def test_stills_from_held_frames_agree_with_decoded_frames(held_render):
     """The report's still stretches are the ones the scene's writer saw as it stored the
     frames (no decoding); measured on the decoded picture, they agree."""
     from pipeline.quality import still_frames
 
-    ctx = load_context(SCENE, None)
-    beats = tuple(BeatPlan(b.id, beat_slot(ctx.speech[b.id]), ctx.speech[b.id],
-                           ctx.marks[b.id]) for b in ctx.script.beats)
-    plan = ScenePlan(uuid.uuid4().hex, SCENE, "en", DEFAULT_NUMBERS, "low", beats,
-                     tmp_path / "picture.mp4", tmp_path / "report.json", tmp_path / "media")
-    plan.write(tmp_path / "plan.json")
-    subprocess.run([sys.executable, "-m", "scenes.run", str(tmp_path / "plan.json")],
-                   cwd=ROOT, check=True, capture_output=True, timeout=300)
+    plan, _beats = held_render
     report = SceneReport.read_for(plan)
     decoded, _fps = still_frames(plan.video, fps=plan.fps)
     assert report.stills is not None and len(report.stills) >= 5
