@@ -29,7 +29,7 @@ CARD_W = 9.6
 CARD_H = 1.1
 ROWS_Y = (0.96, -0.35, -1.65)
 RANKS = "①②③④"
-PAGE_H = 3.6  # room for tags that take two lines
+PAGE_H = 3.3  # room for tags that take two lines
 PAGES_Y = BOX_Y - 0.8 - PAGE_H / 2
 
 
@@ -151,7 +151,7 @@ class SearchEngineScene(NarratedScene):
             theme.fit(pages, theme.CONTENT_W)
             pages.move_to(UP * PAGES_Y)
             nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT)
-            nxt.next_to(pages, DOWN, buff=0.35)
+            nxt.next_to(pages, DOWN, buff=0.25)
             # "now, our sentence": it is shown, then becomes the search its blank makes
             sentence = theme.text(self.s("sentence"), theme.BODY_SIZE, theme.FG)
             theme.fit(sentence, theme.CONTENT_W).move_to(UP * BOX_Y)
