@@ -29,8 +29,7 @@ CELL = 34  # this scene's table is the focus: larger than the theme's body text
 HEAD = 26
 BAR_LEN = 3.0
 CALC_Y = theme.CONTENT_BOTTOM + 0.6  # the line where each step's arithmetic is written out
-CALC_PITCH = 0.52  # the scores' lines stack upwards from CALC_Y, the first on top
-CALC_ROOM = 1.04  # at most this far above CALC_Y (under the table)
+STACK_GAP = 0.16  # between the scores' lines, stacked up from the content's bottom
 # table columns
 TOKEN, QCOL, KCOL, VCOL, SCORE, SCALED, EXP, WEIGHT = range(8)
 
@@ -101,11 +100,14 @@ class WorkedExampleScene(NarratedScene):
             # one line per word, stacked and kept: the voice reads the results a second or
             # so apart, so each line stays until every score has been read out
             marks = ("sa", "sb", "sc")
-            pitch = min(CALC_PITCH, CALC_ROOM / max(1, n - 1))
+            lines = [self._dot_line(we.Q[qi], we.K[i], att.scores[i])
+                     for i in range(min(n, len(marks)))]
+            h = max(line.height for line in lines)
+            for i, line in enumerate(lines):  # the first on top, the last at the bottom
+                line.set_y(theme.CONTENT_BOTTOM + 0.1 + h / 2
+                           + (h + STACK_GAP) * (len(lines) - 1 - i))
             self.calc = VGroup()
-            for i, mark in zip(range(n), marks, strict=False):
-                line = self._dot_line(we.Q[qi], we.K[i], att.scores[i])
-                line.shift(UP * pitch * (n - 1 - i))
+            for i, (mark, line) in enumerate(zip(marks, lines, strict=False)):
                 b.until(mark)
                 # entry by entry: the two vectors, then the products, then their sum
                 self.play(FadeIn(line[0]), Indicate(self.table[KCOL][1][i], color=theme.FG),
@@ -114,7 +116,7 @@ class WorkedExampleScene(NarratedScene):
                 self.play(FadeIn(line[2], shift=0.1 * RIGHT), run_time=b.rt(0.03, 0.3))
                 widgets.land(self, line[2][-1], self.table[SCORE][1][i], b.rt(0.05, 0.45))
                 # the voice has said this word's score by the next word's mark
-                self.show_working(b, line, marks[i + 1] if i + 1 < min(n, len(marks)) else None)
+                self.show_working(b, line, marks[i + 1] if i + 1 < len(lines) else None)
                 self.calc.add(line)
 
     def _scale(self, ctx: SimpleNamespace) -> None:
