@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from manim import Mobject
+from manim import Mobject, VMobject
+from manim.mobject.types.image_mobject import AbstractImageMobject
 
 __all__ = ["Box", "Stretch", "content_box", "lopsided", "stretches"]
 
@@ -48,7 +49,10 @@ def content_box(mobjects: Iterable[Mobject], header_bottom: float) -> Box | None
     xs0, xs1, ys0, ys1 = [], [], [], []
     for top in mobjects:
         for m in top.family_members_with_points():
-            if m.get_fill_opacity() < 0.05 and m.get_stroke_opacity() < 0.05:
+            if not isinstance(m, VMobject):
+                if not isinstance(m, AbstractImageMobject):
+                    continue  # a ValueTracker and the like: points, nothing drawn
+            elif m.get_fill_opacity() < 0.05 and m.get_stroke_opacity() < 0.05:
                 continue
             if m.width == 0 and m.height == 0:
                 continue
