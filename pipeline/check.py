@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     p.add_argument("--tts", choices=["offline", "espeak"], default="offline",
                    help="offline voice to time the beats with (default: offline, as the "
-                        "video: Piper for English, espeak-ng for Chinese)")
+                        "video: Piper for English, Kokoro for Chinese)")
     args = p.parse_args(argv)
     infos = discover(cut=None)  # both cuts
     if args.scenes:
