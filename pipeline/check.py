@@ -1,7 +1,7 @@
 """Check scenes quickly, without writing video: real voice timings, Manim dry runs.
 
 ``python -m pipeline.check --lang en --scenes softmax,formula`` synthesizes the beats with
-the offline voice (cached; Piper for English, espeak-ng for Chinese), plans the scenes
+the offline voice (cached; Piper for English, Kokoro for Chinese), plans the scenes
 exactly as a render would and builds them with Manim's dry run. It prints, per scene, its
 length, every stretch over 3 s in which the picture holds still while the voice speaks
 (from the scene's own record of its waits), late cue marks, overruns and layout problems,
