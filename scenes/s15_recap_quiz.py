@@ -103,8 +103,10 @@ class RecapQuizScene(NarratedScene):
 
             # the prompt is spoken first: the silence to think comes after its speech
             think = f"think{n}"
-            # (+0.1 s: the beat's end is rounded down to a whole frame)
-            with self.beat(think, at_least=self.ctx.speech[think] + THINK_SECONDS + 0.1):
+            # +0.4 s: the beat's end is rounded down to a whole frame, and the voice's last
+            # syllable decays past its clip's measured end (the rendered soundtrack gave
+            # 8.00-8.10 s of silence with +0.1; tests/test_quiz_silence.py measures it)
+            with self.beat(think, at_least=self.ctx.speech[think] + THINK_SECONDS + 0.4):
                 prompt = theme.text(self.s("pause"), theme.BODY_SIZE, theme.ACCENT)
                 prompt.move_to(RING_CENTER + UP * (RING_R + 0.5))
                 self.play(FadeIn(prompt, shift=0.1 * UP), run_time=0.3)
