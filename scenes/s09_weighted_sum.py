@@ -144,17 +144,21 @@ class WeightedSumScene(NarratedScene):
                 for f, x in zip(features, P_X, strict=True)
             ])
             self.play(FadeIn(times), FadeIn(eqs), FadeIn(p_title), FadeIn(self.p_heads),
-                      run_time=b.rt(0.08, 0.6))
+                      run_time=min(b.rt(0.08, 0.6), max(0.2, b.time_to("ma"))))
             self.products = VGroup()
             for i, y in enumerate(row_y):
                 cells = VGroup(*[self._cell(weights[i] * v, x, y, theme.V_COLOR)
                                  for v, x in zip(fb.V[i], P_X, strict=True)])
                 self.products.add(cells)
                 b.until("m" + "abcd"[i])
-                # the row's share and V light up, its products fade in: no glyph morph
+                # the row's share and V light up, its products fade in: no glyph morph;
+                # done by the next row's mark (the overview's English says them a word apart)
+                run = b.rt(0.08, 0.8)
+                if i + 1 < len(row_y):
+                    run = min(run, max(0.2, b.time_to("m" + "abcd"[i + 1])))
                 self.play(Indicate(VGroup(self.w_cells[i], self.v_rows[i]), color=theme.FG,
                                    scale_factor=1.1),
-                          FadeIn(cells, shift=0.3 * RIGHT), run_time=b.rt(0.08, 0.8))
+                          FadeIn(cells, shift=0.3 * RIGHT), run_time=run)
             # working: each row's share times its V (each said by the next row's mark)
             marks = ["m" + "abcd"[i] for i in range(1, len(row_y))]
             for i, cells in enumerate(self.products):
