@@ -107,8 +107,15 @@ class BlindDateScene(NarratedScene):
             self.play(LaggedStart(*[FadeIn(g.mini, shift=0.1 * UP) for g in guests],
                                   lag_ratio=0.2), run_time=b.rt(0.12, 1.0))
             legend = widgets.qkv_legend(self.items("legend"), RIGHT, theme.SMALL_SIZE, arrow=False)
-            theme.fit(legend, theme.CONTENT_W)
-            legend.move_to(UP * LEGEND_Y + RIGHT * (xs[0] + xs[-1]) / 2)
+            # beside your checklist, never over it: tighter gaps first, then the fit
+            left = checklist.get_right()[0] + 0.3
+            avail = theme.FRAME_W / 2 - theme.MARGIN - left
+            if legend.width > avail:
+                legend.arrange(RIGHT, buff=0.3)
+            theme.fit(legend, avail)
+            legend.move_to(UP * LEGEND_Y + RIGHT * (left + theme.FRAME_W / 2 - theme.MARGIN) / 2)
+            if legend.get_top()[1] < checklist.get_bottom()[1] - 0.1:  # below it: centred
+                legend.set_x((xs[0] + xs[-1]) / 2)
             widgets.keep_inside_x(legend)
             parts = {"q": [g.mini for g in guests], "k": [g.badge for g in guests],
                      "v": [g.bubble for g in guests]}

@@ -21,6 +21,7 @@ from manim import (
     config,
 )
 
+from common.text import is_cjk
 from narration import style
 from scenes import legibility
 
@@ -163,10 +164,15 @@ def place_in_content(m: Mobject, width: float = CONTENT_W, height: float = CONTE
 def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG) -> VGroup:
     """Text broken into lines that fit ``max_width`` (CJK by character, Latin by word),
     never inside quotes or brackets (“grew up” stays on one line)."""
-    sep = " " if " " in s else ""
+    if " " in s:
+        sep, parts = " ", s.split(" ")
+    elif any(is_cjk(c) for c in s):
+        sep, parts = "", list(s)
+    else:  # one Latin word: broken only after a hyphen ("Cross-" / "attention")
+        sep, parts = "", re.findall(r"[^-]+-*|-+", s)
     words: list[str] = []
     depth = 0
-    for w in s.split(" ") if sep else list(s):
+    for w in parts:
         if depth > 0 and words:
             words[-1] += sep + w
         else:
