@@ -75,14 +75,15 @@ class WeightedSumScene(NarratedScene):
             self.names = VGroup(*[theme.row_text(t, theme.BODY_SIZE) for t in tokens])
             for name, y in zip(self.names, row_y, strict=True):
                 name.move_to([TOKEN_RIGHT - name.width / 2, y, 0])
-            self.play(FadeIn(self.names), run_time=b.rt(0.08, 0.5))
+            # the words come in with the rule: the title card alone takes most of the time
+            # before the rule's mark (Chinese reaches it after 最后一步是加权求和)
             b.until("rule")
             rule = theme.formula("sum_i {{ w_i : w }} dot {{ V_i : v }}", theme.FORMULA_SIZE,
                                  theme.FG)
             rule.select("w").set_color(theme.SHARE_COLOR)
             rule.select("v").set_color(theme.V_COLOR)
             rule.move_to([(TOKEN_RIGHT + LEFT_EDGE) / 2 + 0.6, row_y[-1] - 1.0, 0])
-            self.play(theme.reveal(rule), run_time=b.rt(0.12, 1.0))
+            self.play(theme.reveal(rule), FadeIn(self.names), run_time=b.rt(0.12, 1.0))
             b.until("shares")
             w_head = theme.text(self.s("weight"), theme.SMALL_SIZE, theme.SHARE_COLOR)
             w_head.move_to([WEIGHT_X, feat_y, 0])
