@@ -567,11 +567,14 @@ def speak(text: str, voice_file: Path, speed: float = 1.0,
         raw, frames = run_model(sess, ph, style, table, speed)
         audio, a = trim(raw)
         if k:
-            joins.append(total / MODEL_RATE)
+            joins.append(float(total) / MODEL_RATE)
         for u, s0, s1 in _unit_spans(cs, frames, table):
             t0 = min(max(s0 - a, 0), audio.size) + total
             t1 = min(max(s1 - a, 0), audio.size) + total
-            words.append(WordTiming(t0 / MODEL_RATE, t1 / MODEL_RATE, u.start, u.end))
+            # Python floats: numpy scalars would reach the plan (and its digest) as
+            # np.float64, unlike the same times read back from the cache's JSON
+            words.append(WordTiming(float(t0) / MODEL_RATE, float(t1) / MODEL_RATE,
+                                    u.start, u.end))
         pause = cs[-1].pause if k + 1 < len(parts) else TAIL
         pieces += [audio, np.zeros(round(pause * MODEL_RATE), np.float32)]
         total += audio.size + pieces[-1].size

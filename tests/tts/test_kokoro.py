@@ -174,6 +174,9 @@ def test_a_cached_rerun_synthesizes_nothing(engine, tmp_path: Path) -> None:
     again = AudioCache(tmp_path)
     same = again.get_or_synthesize(offline, "你好，世界。", None, None, "zh")
     assert again.synthesized == 0 and same.path == clip.path and same.words == clip.words
+    # plain Python numbers, as read back from the cache (a plan's digest sees the type)
+    assert all(type(v) is float for w in clip.words for v in (w.start, w.end))
+    assert [repr(w) for w in same.words] == [repr(w) for w in clip.words]
     # the key follows the voice file and the model: another voice is another clip
     assert cache_key("kokoro", clip.voice, "+0%", "x") != cache_key(
         "kokoro", clip.voice.replace("@", "@0"), "+0%", "x")
