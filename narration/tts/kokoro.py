@@ -40,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
+from common.digests import FileContent
 from narration.tts.base import clamp_words, lang_key, pcm16_to_pcm48, rate_percent, write_wav
 from narration.types import TTSError, WordTiming
 
@@ -423,11 +424,6 @@ def voice_style(path: Path) -> np.ndarray:
     return data.reshape(MAX_TOKENS, 256)
 
 
-@functools.cache
-def file_sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def settings_key() -> str:
     """A short hash of the settings that shape the audio besides model, voice and rate."""
     data = repr((PAUSES, LEAD, TAIL, FADE, MARGIN_IN, MARGIN_OUT, PEAK, LETTERS,
@@ -603,7 +599,7 @@ class KokoroEngine:
         if lang_key(lang) != "zh":
             raise ValueError(f"no Kokoro voice for language {lang!r}")
         path = voice_path(self.voice)
-        vsha = file_sha256(path)[:16] if path.is_file() else "-"
+        vsha = FileContent.of(path).sha256[:16] if path.is_file() else "-"
         return f"{self.voice}@{self.source.sha256[:16]}.{vsha}+{settings_key()}"
 
     def load(self) -> None:
