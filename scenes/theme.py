@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import manimpango
 import numpy as np
@@ -90,15 +91,42 @@ def text_px(size: float) -> float:
 
 
 _RADICAL = re.compile(r"√(\{[^}]*\}|[A-Za-z0-9.]+)")  # √d, √64, √{d_k}
+_ROLE_LETTER = re.compile(r"(?<![A-Za-z])[QKVqkv](?![A-Za-z])")  # Q·K, q · k, the V's
+ROLE_COLORS = {"q": Q_COLOR, "k": K_COLOR, "v": V_COLOR}
 
 
-def text(s: str, size: float = BODY_SIZE, color: str = FG, weight: str = "NORMAL") -> Text:
+def role_colors(s: str) -> dict[str, str]:
+    """``t2c`` for a Text of ``s``: each Q, K or V standing alone as a letter (Q·K, q · k,
+    the V's; never the q of "quiz") in its role's colour."""
+    return {f"[{m.start()}:{m.end()}]": ROLE_COLORS[m.group().lower()]
+            for m in _ROLE_LETTER.finditer(s)}
+
+
+def text(s: str, size: float = BODY_SIZE, color: str = FG, weight: str = "NORMAL",
+         qkv: bool = False) -> Text:
+    """Text in the theme font (CJK-capable); see :func:`_make_text`. A text already made
+    with the same arguments is copied, not set again: Pango's SVG is parsed into paths on
+    every ``Text``, which made scenes that redraw a table each frame (``always_redraw``)
+    spend most of their time there. Copying is about 3x cheaper."""
+    return _made_text(s, float(size), color, weight, qkv).copy()
+
+
+@lru_cache(maxsize=4096)
+def _made_text(s: str, size: float, color: str, weight: str, qkv: bool) -> Text:
+    """The memo behind :func:`text`; what it returns is never handed out, only copies."""
+    return _make_text(s, size, color, weight, qkv)
+
+
+def _make_text(s: str, size: float, color: str, weight: str, qkv: bool) -> Text:
     """Text in the theme font (CJK-capable). A square root (``√d``, ``√64``) gets a radical
     drawn over its whole radicand: the font's √ glyph has a stub of a bar that covers
     nothing ("√ d"). The radical is a submobject of the text, so it moves and fades with it.
+    ``qkv``: the letters Q, K and V (and q, k, v) standing alone are drawn in their roles'
+    colours, whatever the text's colour.
     """
     if "√" not in s:
-        t = Text(s, font=FONT, font_size=size, color=color, weight=weight)
+        t = Text(s, font=FONT, font_size=size, color=color, weight=weight,
+                 t2c=role_colors(s) if qkv else None)
         return legibility.tag(t, s, text_px(size))
     shown, spans, pos = "", [], 0
     for m in _RADICAL.finditer(s):
@@ -111,7 +139,8 @@ def text(s: str, size: float = BODY_SIZE, color: str = FG, weight: str = "NORMAL
         shown += radicand
         pos = m.end()
     shown += s[pos:]
-    t = Text(shown, font=FONT, font_size=size, color=color, weight=weight)
+    t = Text(shown, font=FONT, font_size=size, color=color, weight=weight,
+             t2c=role_colors(shown) if qkv else None)
     glyph = {}  # character offset -> its glyph (whitespace has none)
     for i, ch in enumerate(shown):
         if not ch.isspace():
@@ -161,7 +190,8 @@ def place_in_content(m: Mobject, width: float = CONTENT_W, height: float = CONTE
     return m.move_to(CONTENT_CENTER)
 
 
-def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG) -> VGroup:
+def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
+         qkv: bool = False) -> VGroup:
     """Text broken into lines that fit ``max_width`` (CJK by character, Latin by word),
     never inside quotes or brackets (“grew up” stays on one line)."""
     if " " in s:
@@ -190,17 +220,18 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG) -> 
             cur = trial
     if cur:
         lines.append(cur)
-    group = VGroup(*[text(line, size, color) for line in lines])
+    group = VGroup(*[text(line, size, color, qkv=qkv) for line in lines])
     return group.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
 
 
-def label(s: str, max_width: float, size: float = LABEL_SIZE, color: str = FG) -> Mobject:
+def label(s: str, max_width: float, size: float = LABEL_SIZE, color: str = FG,
+          qkv: bool = False) -> Mobject:
     """A label kept at its size within ``max_width``: one line when it fits, else broken
     into centred lines (never shrunk below the scale, unless one word alone is too wide)."""
-    one = text(s, size, color)
+    one = text(s, size, color, qkv=qkv)
     if one.width <= max_width:
         return one
-    lines = VGroup(*wrap(s, max_width, size, color)).arrange(DOWN, buff=0.08)
+    lines = VGroup(*wrap(s, max_width, size, color, qkv)).arrange(DOWN, buff=0.08)
     return fit(lines, max_width)
 
 
