@@ -227,3 +227,27 @@ def video_title(lang: str, root: Path = SCRIPTS_DIR, cut: str = "full") -> str:
 def video_summary(lang: str, root: Path = SCRIPTS_DIR, cut: str = "full") -> str:
     """The video's short summary in ``lang`` (see :func:`video_file`)."""
     return _video_field(lang, "summary", root, cut)
+
+
+@dataclass(frozen=True)
+class CoverText:
+    """What a cut's cover says: its title (balanced into lines by the cover) and, under the
+    Q, K and V cards, each role's word in the language (none in English: the card's own
+    word, Query/Key/Value, is it)."""
+
+    title: str
+    roles: tuple[str, str, str] | None
+
+
+def video_cover(lang: str, root: Path = SCRIPTS_DIR, cut: str = "full") -> CoverText:
+    """The cover's text for a cut (``cover`` and ``cover_roles`` in :func:`video_file`)."""
+    path = video_file(lang, cut, root)
+    data = _read(path)
+    title = _video_field(lang, "cover", root, cut)
+    roles = data.get("cover_roles")
+    if roles is None:
+        return CoverText(title, None)
+    if (not isinstance(roles, list) or len(roles) != 3
+            or not all(isinstance(r, str) and r.strip() for r in roles)):
+        raise ScriptError(path, "cover_roles", "must be three words: Q's, K's and V's")
+    return CoverText(title, (roles[0].strip(), roles[1].strip(), roles[2].strip()))

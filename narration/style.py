@@ -24,3 +24,9 @@ MIN_LABEL_PX = 32.0
 body text, and any text at all (labels)."""
 BG = "#10131a"
 FG = "#e8e8ee"
+MUTED = "#8a90a0"
+PANEL = "#1c2230"
+Q_COLOR = "#f4c542"  # the roles' colours, kept throughout: Q yellow, K teal, V red
+K_COLOR = "#2ec4b6"
+V_COLOR = "#ef6f6c"
+ROLE_COLORS = (Q_COLOR, K_COLOR, V_COLOR)

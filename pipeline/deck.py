@@ -21,13 +21,14 @@ from pathlib import Path
 
 from common.atomic import atomic_path
 from common.text import columns
-from narration import numfmt
+from narration import numfmt, style
 from narration.scripts import SceneScript
 from qkv_math import Derived, Numbers
 
 SLIDE_W, SLIDE_H = 12192000, 6858000  # EMU: 13.333 x 7.5 inches, 16:9
-BG, FG, MUTED, ACCENT = "10131A", "E8E8EE", "8A90A0", "7AA2F7"
-Q_COLOR, K_COLOR, V_COLOR, SHARE, GOOD = "F4C542", "2EC4B6", "EF6F6C", "C39BD3", "8BD17C"
+BG, FG, MUTED = (c.lstrip("#").upper() for c in (style.BG, style.FG, style.MUTED))
+Q_COLOR, K_COLOR, V_COLOR = (c.lstrip("#").upper() for c in style.ROLE_COLORS)
+ACCENT, SHARE, GOOD = "7AA2F7", "C39BD3", "8BD17C"
 # Fonts by script (a:latin, a:ea). Arial is on Windows and macOS, and LibreOffice shows it
 # as the metric-compatible Liberation Sans; Microsoft YaHei is Windows' Chinese UI font. Its
 # panose and GB2312 charset tell an application without it to substitute a Chinese sans

@@ -20,12 +20,13 @@ from narration import pronunciation, style, subtitle_files
 from narration.bilingual import bilingual_cues
 from narration.numfmt import LANGS
 from narration.placeholders import Resolved
-from narration.scripts import SceneScript, video_summary, video_title
+from narration.scripts import SceneScript, video_cover, video_summary, video_title
 from narration.subtitles import build_track
 from narration.types import Clip, Cue, WordTiming
 from pipeline import clips as scene_clips
 from pipeline import deck, gops, kit, loudness, media, quality, scene_audio
 from pipeline.config import BuildConfig, Inputs
+from pipeline.cover import draw_cover
 from pipeline.keys import pipeline_code, versions
 from pipeline.progress import BuildProgress, Timer
 from pipeline.scene_jobs import SceneJob
@@ -174,20 +175,6 @@ def cue_changes(cues: Sequence[Cue], fps: int) -> list[int]:
     return sorted(f for f in out if f > 0)
 
 
-def thumbnail_time(placed: Sequence[PlacedBeat], chapters: list[tuple[float, float, str]]
-                   ) -> float:
-    """Where the thumbnail's frame is taken: in the formula scene (it shows the whole idea),
-    60% of the way in; in the overview's, at the end of its recap beat, with all four steps
-    of the formula lit; else a third of the way into the video."""
-    for p in placed:
-        if p.scene_id == "ov_formula" and p.beat_id == "recap":
-            return p.end - 0.2
-    for start, end, _title in chapters:
-        if any(p.scene_id == "formula" and start <= p.start < end for p in placed):
-            return start + 0.6 * (end - start)
-    return chapters[-1][1] / 3
-
-
 @dataclass(frozen=True)
 class DeckItem:
     """One scene for the deck: its clip (picture, sound, subtitle tracks), its picture's
@@ -279,16 +266,14 @@ def container_chapters(master: Path, chapters: Sequence[tuple[float, float, str]
     return [(s, e, c[2]) for s, e, c in zip(starts, ends, chapters, strict=True)]
 
 
-def write_kit(staged: Path, work: Path, lang: str, chapters: list[tuple[float, float, str]],
-              at: float, cut: str = "full") -> None:
+def write_kit(staged: Path, lang: str, chapters: list[tuple[float, float, str]],
+              cut: str = "full") -> None:
     """description.txt (title, summary, chapter list at the master's own chapter times) and
-    thumbnail.png (the frame at ``at`` seconds, see :func:`thumbnail_time`)."""
+    thumbnail.png (the cut's cover, ``pipeline.cover``)."""
     title = video_title(lang, cut=cut)
     kit.write_description(staged / "description.txt", title, video_summary(lang, cut=cut),
                           container_chapters(staged / "video.mp4", chapters), lang)
-    frame = work / "thumb_frame.png"
-    media.frame_png(staged / "video.mp4", at, frame)
-    kit.thumbnail(frame, title, lang, staged / "thumbnail.png")
+    draw_cover(video_cover(lang, cut=cut), staged / "thumbnail.png")
 
 
 @dataclass(frozen=True)
@@ -460,7 +445,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             burn(staged, work, lang, cues, fps)
         say(f"[{lang}] subtitles burned in {t.seconds:.1f} s")
     with Timer(progress, "kit"):
-        write_kit(staged, work, lang, chapters, thumbnail_time(placed, chapters), cut)
+        write_kit(staged, lang, chapters, cut)
     say(f"[{lang}] master loudness: {final.integrated_lufs:.1f} LUFS, true peak "
         f"{final.true_peak_dbtp:.1f} dBTP")
     manifest = {

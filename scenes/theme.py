@@ -33,13 +33,11 @@ manimpango.register_font(str(FONT_FILE))
 # Colours (Q yellow, K teal, V red-ish, kept throughout)
 BG = style.BG
 FG = style.FG
-MUTED = "#8a90a0"
-Q_COLOR = "#f4c542"
-K_COLOR = "#2ec4b6"
-V_COLOR = "#ef6f6c"
+MUTED = style.MUTED
+Q_COLOR, K_COLOR, V_COLOR = style.ROLE_COLORS
 ACCENT = "#7aa2f7"
 GOOD = "#8bd17c"
-PANEL = "#1c2230"
+PANEL = style.PANEL
 SHARE_COLOR = "#c39bd3"  # attention shares (softmax weights): never Q's yellow
 # A series set beside the shares to compare with them (shares before ÷ √d, a hard choice):
 # the one other colour shares are ever drawn in.

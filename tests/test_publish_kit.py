@@ -1,9 +1,8 @@
-"""Publishing kit: chapter lists platforms parse, thumbnails, subtitles burned into the band."""
+"""Publishing kit: chapter lists platforms parse, covers, subtitles burned into the band."""
 
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import av
@@ -11,8 +10,9 @@ import numpy as np
 import pytest
 
 from narration import style, subtitle_files
+from narration.scripts import ScriptError, video_cover
 from narration.types import Cue
-from pipeline import kit, media
+from pipeline import cover, kit, media
 
 
 def test_chapter_list_starts_at_zero_and_keeps_chapters_of_ten_seconds() -> None:
@@ -25,17 +25,62 @@ def test_chapter_list_starts_at_zero_and_keeps_chapters_of_ten_seconds() -> None
     assert stamps[0] == "00:00" and len(stamps) == 3
 
 
-def test_thumbnail_is_1280x720_under_2mb(tmp_path: Path) -> None:
-    frame = tmp_path / "f.png"
-    subprocess.run([media.FFMPEG, "-v", "error", "-f", "lavfi", "-i",
-                    "testsrc2=s=854x480:d=1", "-frames:v", "1", str(frame)], check=True)
-    out = tmp_path / "thumb.png"
-    kit.thumbnail(frame, "Query、Key、Value：注意力机制里的三个向量", "zh", out)
+@pytest.mark.parametrize("cut", ["full", "overview"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_cover_is_drawn_for_it_and_reads_at_320x180(lang: str, cut: str, tmp_path: Path) -> None:
+    """The shipped covers: 1280x720 under 2 MB; the title in at most three lines, whole words
+    only, at least 64 px (16 px at 320x180), clear of the cards and the edges; the cards'
+    borders in Q's, K's and V's colours; a plain background (no frame of the video)."""
     from PIL import Image
 
-    img = Image.open(out)
-    assert img.size == (1280, 720)
-    assert out.stat().st_size < 2_000_000
+    text = video_cover(lang, cut=cut)
+    out = tmp_path / "thumbnail.png"
+    layout = cover.draw_cover(text, out)
+    img = Image.open(out).convert("RGB")
+    assert img.size == (1280, 720) and out.stat().st_size < 2_000_000
+    joiner = "" if lang == "zh" else " "
+    assert joiner.join(layout.lines) == text.title and 1 <= len(layout.lines) <= 3
+    assert layout.title_size >= 64
+    lowest_card = max(c[3] for c in layout.cards)
+    for x0, y0, x1, y1 in layout.title_boxes:
+        assert x0 >= cover.MARGIN and x1 <= 1280 - cover.MARGIN and y1 <= 720 - 20
+        assert y0 > lowest_card
+    for (x0, y0, x1, _y1), colour in zip(layout.cards, style.ROLE_COLORS, strict=True):
+        mid = img.getpixel(((x0 + x1) // 2, y0 + 2))
+        assert mid == tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    # shrunk to 320x180, the title's lines are still about 16 px tall and bright
+    small = np.asarray(img.resize((320, 180), Image.LANCZOS).convert("L"), dtype=float)
+    x0, y0, x1, y1 = (v // 4 for v in layout.title_boxes[0])
+    rows = np.flatnonzero((small[y0:y1 + 1, x0:x1 + 1] > 160).any(axis=1))
+    assert rows.size and rows[-1] - rows[0] >= 12
+    # the background between the cards and the title is plain
+    band = np.asarray(img)[lowest_card + 8:layout.title_boxes[0][1] - 8]
+    assert band.size and (band == np.array(img.getpixel((4, 4)))).all()
+
+
+def test_cover_lines_are_balanced_and_break_only_between_words() -> None:
+    from PIL import ImageFont
+
+    font = ImageFont.truetype(str(style.FONT_FILE), 40, index=style.FONT_INDEX_SC)
+    width = font.getlength
+    title = "Attention weights in transformers explained"
+    lines = cover.balanced_lines(title, width, width(title) * 0.6)
+    assert lines is not None and len(lines) == 2 and " ".join(lines) == title
+    assert max(map(width, lines)) < width(title) * 0.6
+    zh = "两分钟看懂Transformer注意力的三个向量"
+    lines = cover.balanced_lines(zh, width, width(zh) * 0.6)
+    assert lines is not None and "".join(lines) == zh
+    assert all("Transformer" in line or not any(c.isascii() and c.isalpha() for c in line)
+               for line in lines)
+    assert cover.balanced_lines("Unbreakable", width, 10) is None
+
+
+def test_cover_roles_must_be_three_words(tmp_path: Path) -> None:
+    (tmp_path / "zh").mkdir()
+    (tmp_path / "zh" / "_video.toml").write_text(
+        'title = "T"\nsummary = "S"\ncover = "C"\ncover_roles = ["查询", "键"]\n', "utf-8")
+    with pytest.raises(ScriptError, match=r"_video.toml: cover_roles: must be three"):
+        video_cover("zh", root=tmp_path)
 
 
 @pytest.fixture(scope="module")
