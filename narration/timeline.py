@@ -65,7 +65,8 @@ class SceneTimes:
     ``layout`` lists elements outside the frame margins or inside the subtitle band;
     ``smallest_text`` is the smallest text the scene shows (``scenes.legibility``);
     ``lopsided`` the stretches over 3 s in which its content sits in the top half of the
-    safe area or leaves more than half its width empty on one side (``scenes.composition``).
+    safe area or leaves more than half its width empty on one side (``scenes.composition``);
+    ``overlaps`` text drawn over text or across a filled shape (``scenes.overlap``).
     """
 
     scene_id: str
@@ -76,6 +77,7 @@ class SceneTimes:
     layout: tuple[str, ...] = ()
     smallest_text: SmallestText | None = None
     lopsided: tuple[str, ...] = ()
+    overlaps: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         return {
@@ -88,6 +90,7 @@ class SceneTimes:
             "smallest_text": None if self.smallest_text is None
             else self.smallest_text.to_json(),
             "lopsided": list(self.lopsided),
+            "overlaps": list(self.overlaps),
         }
 
     @classmethod
@@ -106,6 +109,7 @@ class SceneTimes:
             tuple(str(w) for w in data.get("layout", [])),
             SmallestText.from_json(data.get("smallest_text")),
             tuple(str(w) for w in data.get("lopsided", [])),
+            tuple(str(w) for w in data.get("overlaps", [])),
         )
 
 

@@ -109,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"    warning: {w}")
                 for w in times.lopsided:
                     print(f"    composition: {w}")
+                for w in times.overlaps:
+                    print(f"    overlap: {w}")
                 for w in times.layout:
                     print(f"    layout: {w}")
                     bad = True

@@ -489,7 +489,8 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             hold_limit=quality.HOLD_LIMITS[cut],
             smallest_text={j.info.scene_id: j.entry.times.smallest_text
                            for j in jobs if j.entry},
-            lopsided={j.info.scene_id: j.entry.times.lopsided for j in jobs if j.entry})
+            lopsided={j.info.scene_id: j.entry.times.lopsided for j in jobs if j.entry},
+            overlaps={j.info.scene_id: j.entry.times.overlaps for j in jobs if j.entry})
         report["cut"] = cut
     with Timer(progress, "pronunciation"):
         report["pronunciation"] = pronunciation.check(

@@ -194,10 +194,12 @@ def build_report(lang: str, picture: Path | None, speech: Sequence[tuple[float, 
                  spans: Sequence[tuple[float, float]] | None = None,
                  hold_limit: float = HOLD_LIMIT,
                  smallest_text: Mapping[str, SmallestText | None] | None = None,
-                 lopsided: Mapping[str, Sequence[str]] | None = None) -> dict:
+                 lopsided: Mapping[str, Sequence[str]] | None = None,
+                 overlaps: Mapping[str, Sequence[str]] | None = None) -> dict:
     """The whole report: frozen stretches, cues, and per scene its length, warnings,
     smallest text (``smallest_text``: scene id -> its smallest text, px at 1080p) and
-    stretches over 3 s of content in the top half or one side (``lopsided``)."""
+    stretches over 3 s of content in the top half or one side (``lopsided``) and text drawn
+    over text (``overlaps``)."""
     frozen = frozen_report(picture, speech, fps, spans, hold_limit)
     for st in frozen["stretches"]:
         st["scene"] = next((sid for sid, a, b, _w, _l in scenes if a <= st["start"] < b), "?")
@@ -208,7 +210,8 @@ def build_report(lang: str, picture: Path | None, speech: Sequence[tuple[float, 
         "scenes": [{"id": sid, "start": round(a, 3), "duration": round(b - a, 3),
                     "warnings": list(w), "layout": list(lay),
                     "smallest_text": _smallest_json((smallest_text or {}).get(sid)),
-                    "lopsided": list((lopsided or {}).get(sid, ()))}
+                    "lopsided": list((lopsided or {}).get(sid, ())),
+                    "overlaps": list((overlaps or {}).get(sid, ()))}
                    for sid, a, b, w, lay in scenes],
         "duration": round(max((b for _s, _a, b, _w, _l in scenes), default=0.0), 3),
     }
@@ -254,6 +257,9 @@ def summary(report: dict) -> list[str]:
         lop = sum(len(s.get("lopsided", ())) for s in report["scenes"])
         lines.append(f"report: {lop} stretch(es) over 3 s with all content in the top half "
                      f"or one side of the safe area")
+        over = sum(len(s.get("overlaps", ())) for s in report["scenes"])
+        lines.append(f"report: {over} text(s) drawn over other text or across a filled shape "
+                     f"(scenes.overlap)")
     pron = report.get("pronunciation")
     if pron is not None:
         lines.append("report: " + pronunciation_summary(pron))

@@ -11,7 +11,7 @@ from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, config
 
 from narration import numfmt
 from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes, SmallestText
-from scenes import composition, legibility, theme
+from scenes import composition, legibility, overlap, theme
 from scenes.context import load_context, plain_plan
 from scenes.contract import ScenePlan, SceneReport
 from scenes.recording import project_code
@@ -128,6 +128,8 @@ class NarratedScene(Scene):
         self._small_seen: set[str] = set()
         self._beat_start = 0.0
         self._frames: list[tuple[float, str | None, str, float]] = []  # composition samples
+        self.overlaps: list[str] = []  # text over text (scenes.overlap), once each
+        self._overlaps_seen: set[str] = set()
         if self.ctx.estimated:
             print(f"[{self.scene_id}] no plan given: beat durations estimated from the text",
                   file=sys.stderr)
@@ -141,8 +143,17 @@ class NarratedScene(Scene):
         return float(self.renderer.time)
 
     def play(self, *args, **kwargs) -> None:
-        """Manim's play, measuring the text on screen once the animations end."""
+        """Manim's play, measuring the text on screen once the animations end, and noting
+        text drawn over text while they run or after (``scenes.overlap``)."""
+        before = overlap.shown_texts(self.mobjects)
         super().play(*args, **kwargs)
+        found = (overlap.overprints(before, overlap.shown_texts(self.mobjects))
+                 + overlap.morphs(args) + overlap.collisions(self.mobjects))
+        for what in found:
+            if what not in self._overlaps_seen:
+                self._overlaps_seen.add(what)
+                self.overlaps.append(f"{self.scene_id}.{self._beat_id} at {self.now:.1f} s: "
+                                     f"{what}")
         self._measure_text()
 
     def wait(self, duration: float = 1.0, stop_condition=None, frozen_frame=None) -> None:
@@ -296,7 +307,8 @@ class NarratedScene(Scene):
                                 tuple(self.layout_issues),
                                 None if small is None else SmallestText(*small),
                                 tuple(st.line(self.scene_id) for st in
-                                      composition.stretches(self._frames, self.now)))
+                                      composition.stretches(self._frames, self.now)),
+                                tuple(self.overlaps))
         if self.plan is not None and self.writes_report:  # a plain manim run
             SceneReport(self.plan.run_id, self.scene_id, self.times, dict(self.ctx.inputs),
                         project_code(), None, 0.0).write(self.plan.report)
@@ -308,15 +320,15 @@ class NarratedScene(Scene):
         With ``quick_title`` (the overview's scenes: a short cut must move on) the title
         fades in at the header's place at once."""
         if self.quick_title:
-            header = theme.text(self.script.title, theme.HEAD_SIZE, theme.MUTED)
+            header = theme.text(self.script.title, theme.HEAD_SIZE, theme.MUTED, qkv=True)
             theme.fit(header, theme.CONTENT_W)
             header.to_edge(UP, buff=0.3)
             self.play(FadeIn(header, shift=0.1 * DOWN), run_time=b.rt(0.05, 0.4))
             return header
-        big = theme.text(self.script.title, theme.TITLE_SIZE, theme.FG, weight="BOLD")
+        big = theme.text(self.script.title, theme.TITLE_SIZE, theme.FG, weight="BOLD", qkv=True)
         theme.fit(big, theme.CONTENT_W)
         self.play(theme.reveal(big), run_time=b.rt(0.2, 1.2))
-        header = theme.text(self.script.title, theme.HEAD_SIZE, theme.MUTED)
+        header = theme.text(self.script.title, theme.HEAD_SIZE, theme.MUTED, qkv=True)
         theme.fit(header, theme.CONTENT_W)
         header.to_edge(UP, buff=0.3)
         self.play(big.animate.become(header), run_time=b.rt(0.12, 0.7))

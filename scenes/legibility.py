@@ -40,6 +40,7 @@ def tag(mob: Mobject, s: str, px: float) -> Mobject:
     """Record on each glyph of ``mob`` (text ``s``) its size ``px`` and its height now."""
     for g in mob.family_members_with_points():
         g.type_text, g.type_px0, g.type_h0 = s, px, g.height
+    mob.type_root, mob.type_root_text = True, s  # one text, for scenes.overlap
     return mob
 
 

@@ -1,0 +1,139 @@
+"""Text drawn over other text or over a filled shape: what a viewer sees as a garble.
+
+Each text the theme draws is a unit (``scenes.legibility.tag`` marks its root). Two checks,
+both on boxes around the glyphs that show (opacity over 0.05):
+
+* :func:`collisions`, on one state of the stage: two texts whose boxes share more than
+  ``SHARE`` of the smaller one's area, or a text that crosses the edge of a filled shape
+  (a bar, a card) rather than sitting inside it or beside it.
+* :func:`overprints`, across one animation: a text that leaves (fades out, is replaced)
+  where a text that comes in lands. While both are half visible, they read as one garbled
+  word (an old label under a new one, digits settling over digits). A text moving to a new
+  place as the same object, or replaced by a copy of itself, is not counted.
+
+A scene calls them after every animation (``NarratedScene.play``); the report lists what
+they find per scene.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from manim import Mobject, VMobject
+
+__all__ = ["Shown", "collisions", "morphs", "overprints", "shown_texts"]
+
+SHARE = 0.2  # of the smaller box's area: less is a touch, not an overlap
+MIN_FILL = 0.5  # a shape filled at least this much hides what is under it
+_VISIBLE = 0.05
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A text on stage: what it says, its box (left, bottom, right, top) and its glyphs."""
+
+    text: str
+    box: tuple[float, float, float, float]
+    glyphs: frozenset[int]
+
+
+def _visible(m: VMobject) -> bool:
+    return m.get_fill_opacity() >= _VISIBLE or m.get_stroke_opacity() >= _VISIBLE
+
+
+def _box(ms: Sequence[Mobject]) -> tuple[float, float, float, float]:
+    return (min(m.get_left()[0] for m in ms), min(m.get_bottom()[1] for m in ms),
+            max(m.get_right()[0] for m in ms), max(m.get_top()[1] for m in ms))
+
+
+def shown_texts(mobjects: Iterable[Mobject]) -> list[Shown]:
+    """Every tagged text among ``mobjects`` with at least one glyph showing."""
+    out, seen = [], set()
+    for top in mobjects:
+        for m in top.get_family():
+            if id(m) in seen or not getattr(m, "type_root", False):
+                continue
+            seen.add(id(m))
+            glyphs = [g for g in m.family_members_with_points()
+                      if isinstance(g, VMobject) and _visible(g) and g.width + g.height > 0]
+            if glyphs:
+                out.append(Shown(m.type_root_text, _box(glyphs),
+                                 frozenset(id(g) for g in glyphs)))
+    return out
+
+
+def _filled_shapes(mobjects: Iterable[Mobject]) -> list[tuple[float, float, float, float]]:
+    out = []
+    for top in mobjects:
+        for m in top.family_members_with_points():
+            if (isinstance(m, VMobject) and not hasattr(m, "type_text")
+                    and m.get_fill_opacity() >= MIN_FILL and m.width > 0 and m.height > 0):
+                out.append(_box([m]))
+    return out
+
+
+def _area(b: tuple[float, float, float, float]) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def _shared(a, b) -> float:
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _inside(a, b, tol: float = 0.02) -> bool:
+    return (a[0] >= b[0] - tol and a[1] >= b[1] - tol and a[2] <= b[2] + tol
+            and a[3] <= b[3] + tol)
+
+
+def _overlap(a, b) -> bool:
+    small = min(_area(a), _area(b))
+    return small > 0 and _shared(a, b) > SHARE * small
+
+
+def collisions(mobjects: Sequence[Mobject]) -> list[str]:
+    """Texts over texts, and texts across a filled shape's edge, in one state of the stage."""
+    texts = shown_texts(mobjects)
+    found = []
+    for i, a in enumerate(texts):
+        for b in texts[i + 1:]:
+            if not (a.glyphs & b.glyphs) and _overlap(a.box, b.box):
+                found.append(f"{a.text!r} overlaps {b.text!r}")
+    for shape in _filled_shapes(mobjects):
+        for t in texts:
+            if (_shared(t.box, shape) > SHARE * _area(t.box) and not _inside(t.box, shape)
+                    and not _inside(shape, t.box)):
+                found.append(f"{t.text!r} crosses the edge of a filled shape")
+    return found
+
+
+def overprints(before: Sequence[Shown], after: Sequence[Shown]) -> list[str]:
+    """Texts that left during an animation where texts that came in landed."""
+    still = frozenset().union(*(t.glyphs for t in after)) if after else frozenset()
+    was = frozenset().union(*(t.glyphs for t in before)) if before else frozenset()
+    gone = [t for t in before if not (t.glyphs & still)]
+    new = [t for t in after if not (t.glyphs & was)]
+    return [f"{old.text!r} fades out under {come.text!r}"
+            for old in gone for come in new
+            if old.text != come.text and _overlap(old.box, come.box)]
+
+
+def morphs(animations: Iterable[object]) -> list[str]:
+    """Transforms that morph one text into a different one: the glyphs' outlines melt into
+    each other for the whole animation. Moving or rescaling a text, or turning it into a
+    copy of itself, is not counted."""
+    from manim import Transform
+
+    found = []
+    for anim in animations:
+        inner = getattr(anim, "animations", None)  # AnimationGroup, Succession, LaggedStart
+        if inner:
+            found += morphs(inner)
+            continue
+        if not isinstance(anim, Transform) or anim.target_mobject is None:
+            continue
+        old = sorted(t.text for t in shown_texts([anim.mobject]))
+        new = sorted(t.text for t in shown_texts([anim.target_mobject]))
+        if old and new and old != new:
+            found.append(f"{' '.join(map(repr, old))} morphs into {' '.join(map(repr, new))}")
+    return found

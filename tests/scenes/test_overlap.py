@@ -1,0 +1,67 @@
+"""The overlap check: text over text, across a filled shape, and cross-fade overprints."""
+
+from __future__ import annotations
+
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Rectangle, ReplacementTransform, Transform
+
+from scenes import overlap, theme
+from tests.scenes.test_layout_check import _first_beat_does
+
+
+def _label(s: str):
+    return theme.text(s, theme.LABEL_SIZE)
+
+
+def test_two_labels_on_top_of_each_other_collide_and_apart_they_do_not() -> None:
+    a, b = _label("share"), _label("weight").shift(RIGHT * 0.2)
+    assert overlap.collisions([a, b]) == ["'share' overlaps 'weight'"]
+    b.next_to(a, RIGHT, buff=0.2)
+    assert overlap.collisions([a, b]) == []
+
+
+def test_a_label_across_a_bar_collides_and_one_inside_a_panel_does_not() -> None:
+    bar = Rectangle(width=2, height=0.5).set_fill(theme.K_COLOR, 0.9).set_stroke(width=0)
+    label = _label("52%").move_to(bar.get_right())
+    assert overlap.collisions([bar, label]) == ["'52%' crosses the edge of a filled shape"]
+    panel = theme.panel(4, 2).set_fill(theme.PANEL, 1.0)
+    inside = _label("inside").move_to(panel)
+    assert overlap.collisions([panel, inside]) == []
+    outline = Rectangle(width=2, height=0.5)  # a box drawn around text is not a fill
+    assert overlap.collisions([outline, _label("52%").move_to(outline.get_right())]) == []
+
+
+def test_a_label_fading_out_where_another_fades_in_is_an_overprint() -> None:
+    old = _label("66%")
+    new = _label("52%").move_to(old)
+    before = overlap.shown_texts([old])
+    assert overlap.overprints(before, overlap.shown_texts([new])) == [
+        "'66%' fades out under '52%'"]
+    new.shift(DOWN * 1.5)  # comes in elsewhere
+    assert overlap.overprints(before, overlap.shown_texts([new])) == []
+    old.shift(LEFT)  # the same text, moved: not an overprint
+    assert overlap.overprints(before, overlap.shown_texts([old])) == []
+    same = _label("66%").move_to(old)  # a copy of itself
+    assert overlap.overprints(before, overlap.shown_texts([same])) == []
+
+
+def test_transforming_a_text_into_another_is_a_morph_and_moving_it_is_not() -> None:
+    a, b = _label("① scores"), _label("② scale")
+    assert overlap.morphs([Transform(a, b)]) == ["'① scores' morphs into '② scale'"]
+    assert overlap.morphs([ReplacementTransform(a, a.copy().shift(UP))]) == []
+
+
+def test_a_scene_reports_a_cross_fade_and_labels_left_on_top_of_each_other(
+        dry_run_scene, monkeypatch) -> None:
+    def garbled(scene) -> None:
+        old = _label("first label")
+        scene.add(old)
+        new = _label("second label").move_to(old)
+        scene.play(FadeOut(old), FadeIn(new))
+        scene.play(FadeIn(_label("third label").move_to(new).shift(RIGHT * 0.3)))
+
+    scene = dry_run_scene(_first_beat_does(monkeypatch, garbled), "en")
+    first = scene.script.beats[0].id
+    assert any(f".{first} at " in o and "'first label' fades out under 'second label'" in o
+               for o in scene.overlaps)
+    assert any("'second label' overlaps 'third label'" in o for o in scene.overlaps)
+    assert scene.times.overlaps == tuple(scene.overlaps)
