@@ -90,6 +90,8 @@ def bad_break(text: str, p: int, zh: bool, start: int = 0,
     problem = problem_at(text, p, zh)
     if problem is None and zh:
         problem = left_fragment(text, p, start) or right_fragment(text, p, end)
+    elif problem is None and end is None:
+        problem = en_relative_fragment(text, p)
     return problem
 
 
@@ -446,14 +448,168 @@ def _bare(word: str) -> str:
     return "".join(c for c in word.lower() if c.isalnum() or c in "'’")
 
 
+# No English part-of-speech tagger with a bundled model installs here (spaCy, NLTK and
+# TextBlob fetch their models from hubs CI cannot reach), so the word classes below are
+# heuristics: closed classes are listed, open classes (nouns, adjectives, verbs) told apart
+# by a few lists and endings. They only need to be right for breaks a line may fall on.
+EN_PRONOUNS = frozenset({
+    "i", "you", "he", "she", "it", "we", "they", "me", "him", "us", "them", "itself",
+    "themselves", "this", "that", "these", "those", "there", "here", "who", "whom", "one",
+    "each", "all", "both", "some", "any", "none", "nothing", "everything", "someone",
+    "everyone", "anyone", "another", "others", "yours", "mine", "ours", "theirs"})
+EN_FUNCTION = (EN_PREPOSITIONS | EN_PARTICLES | EN_ARTICLES | EN_DETERMINERS
+               | EN_CONJUNCTIONS | EN_MODALS | EN_AUXILIARIES | EN_ADVERBS | EN_WH
+               | EN_PRONOUNS | frozenset({
+                   "not", "no", "so", "then", "too", "even", "yet", "more", "less", "most",
+                   "least", "very", "much", "many", "few", "than", "there", "now", "here",
+                   "again", "once", "almost", "about", "around", "instead", "together",
+                   "being", "get", "gets", "got", "let", "lets", "whole", "own", "same",
+                   "everywhere", "anywhere", "somewhere", "nowhere", "below", "above",
+                   "ahead", "apart", "aside", "forward", "inside", "outside", "later",
+                   "alone"}))
+EN_NUMBERS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight",
+                        "nine", "ten", "eleven", "twelve", "several"})
+EN_ADJECTIVES = frozenset({
+    "same", "other", "new", "old", "big", "small", "large", "real", "whole", "full", "next",
+    "last", "first", "second", "third", "fourth", "top", "high", "low", "higher", "lower",
+    "larger", "bigger", "smaller", "wider", "extra", "nearer", "earlier", "later", "random",
+    "hard", "soft", "smooth", "gentle", "single", "main", "final", "own", "red", "best",
+    "worst", "better", "worse", "good", "bad", "long", "short", "wide", "fast", "slow",
+    "obvious", "arbitrary", "typical", "different", "entire", "fatal", "little", "nearest",
+    "highest", "lowest", "largest", "smallest", "biggest", "widest", "closest", "strongest"})
+"""Adjectives (and ordinals) that may stand before a noun; endings catch more."""
+_ADJ_ENDINGS = ("ive", "ous", "ful", "able", "ible")
+EN_IRREGULAR_PAST = frozenset({
+    "took", "gave", "made", "got", "said", "went", "came", "saw", "found", "kept", "left",
+    "put", "set", "ran", "became", "began", "held", "brought", "thought", "told", "felt",
+    "knew", "grew", "read", "stood", "sat", "won", "lost", "meant", "chose", "drew", "fell"})
+EN_PARTICIPLES = frozenset({
+    "spoken", "written", "given", "taken", "made", "known", "shown", "seen", "done",
+    "chosen", "drawn", "grown", "held", "kept", "left", "found", "told", "hidden", "built"})
+"""Irregular past participles: a noun's postmodifier ("the language / spoken there")."""
+EN_IRREGULAR_PLURALS = frozenset({"people", "children", "men", "women", "data", "feet"})
+EN_VALUE_BEFORE = frozenset({"by", "at", "to", "equals", "equal", "times", "plus", "minus",
+                             "is", "are", "was", "over"})
+"""Words before a number that make it a value, not a count ("dividing by 8 / keeps")."""
+EN_LABEL_NOUNS = frozenset({"step", "row", "column", "layer", "head", "part", "item",
+                            "question", "page", "line", "round", "case"})
+"""Nouns a number labels ("Step two / divides")."""
+EN_OPERATORS = frozenset({"times", "plus", "minus", "equals"})
+"""Operators read out in a formula ("Q times K", "d equals 4")."""
+EN_COLLECTIVE = frozenset({"rest", "others", "majority", "remainder"})
+"""Nouns that take a plural verb in the singular ("the rest get nothing")."""
+EN_RELATIVES = frozenset({"which", "who", "whose"})
+_SINGULAR_S = ("ss", "us", "is")
+
+
+def _is_number(word: str) -> bool:
+    return word[:1].isdigit() or word in EN_NUMBERS
+
+
+def _content(word: str) -> bool:
+    """An open-class word: a noun, adjective or verb (a number counts when ``word`` is
+    given with its digits), not a function word or an adverb in -ly."""
+    core = word.strip("'’")
+    return (bool(core) and core.replace("-", "").isalpha() and core not in EN_FUNCTION
+            and not core.endswith("ly") and "'" not in core and "’" not in core)
+
+
+def _adjective(word: str) -> bool:
+    return word in EN_ADJECTIVES or (len(word) > 4 and word.endswith(_ADJ_ENDINGS))
+
+
+def _plural_or_verb_s(word: str) -> bool:
+    return word.endswith("s") and not word.endswith(_SINGULAR_S)
+
+
+def _opens_np(token: str) -> bool:
+    """Whether a line starting with ``token`` starts a noun phrase's head: a content word,
+    a number or a quote (“France”)."""
+    nxt = _bare(token)
+    return (_content(nxt) or _is_number(nxt) or token[:1] in _OPENERS + '"') and not (
+        nxt.endswith("ing") and token[:1] not in _OPENERS + '"')
+
+
+def _np_split(left: list[str], right: list[str]) -> str | None:
+    """A noun phrase cut after its determiner, number or modifier, before its head noun:
+    "the 4 / words", "the same / three matrices", "a negative / key entry", "the error /
+    signal". A count takes a plural (one: a singular) noun; a number after "by", "equals"
+    and the like is a value, after "step" a label. A singular noun after a determiner,
+    followed by a word that cannot be its verb (no -s, -ed or -ing, not an irregular past,
+    not an adjective) is read as a compound's first noun; "the model / learns", "the rules
+    / apply", "the blank / is" stay fine, and so does an inverted question ("would
+    France's key / say")."""
+    last, tok = _bare(left[-1]), right[0]
+    nxt = _bare(tok)
+    raw_before = left[-2] if len(left) >= 2 else ""
+    before = _bare(raw_before) if raw_before[-1:].isalnum() or raw_before.endswith(
+        ("'s", "’s", "s'", "s’")) else ""
+    determined = (before in EN_ARTICLES or before in EN_DETERMINERS
+                  or before in ("each", "these", "those", "his", "her", "this", "that")
+                  or before.endswith(("'s", "’s", "s'", "s’")) or _is_number(before))
+    if not _opens_np(tok) or nxt in EN_RELATIVES:
+        return None
+    quoted = tok[:1] in _OPENERS + '"'
+    if _is_number(last):
+        if before in EN_VALUE_BEFORE | EN_LABEL_NOUNS or (last == "one" and determined):
+            return None
+        if last == "one":
+            count_noun = not _plural_or_verb_s(nxt)
+        else:
+            count_noun = _plural_or_verb_s(nxt) or nxt in EN_IRREGULAR_PLURALS
+        if quoted or (_content(nxt) and count_noun):
+            return f"a number and its noun split ({left[-1]}|{tok})"
+        return None
+    if (not determined or not last.isalpha() or last.endswith("ly")
+            or last in EN_FUNCTION - {"same", "own"}):
+        return None
+    if _adjective(last):
+        return f"a modifier and its noun split ({left[-1]}|{tok})"
+    inverted = any(_bare(w) in EN_MODALS | EN_AUXILIARIES for w in left[-4:-2])
+    if (_content(nxt) and not _plural_or_verb_s(last) and last not in EN_COLLECTIVE
+            and not _plural_or_verb_s(nxt) and not nxt.endswith(("ed", "ing"))
+            and nxt not in EN_IRREGULAR_PAST | EN_PARTICIPLES and not _adjective(nxt)
+            and not inverted and not left[-1][:1].isupper()):
+        return f"a compound noun split ({left[-1]}|{tok})"
+    return None
+
+
+def _colon_value(text: str, q: int, p: int) -> str | None:
+    """A label and its short value split at the colon between them ("France: “French”",
+    "summed: 2."): both are a word or two, so the break reads as a pause mid-phrase. A
+    colon after a longer clause introduces what follows and may break."""
+    if text[q - 1] not in ":：":
+        return None
+    j = q - 1
+    while j > 0 and text[j - 1] not in ".,;:!?。，；：！？":
+        j -= 1
+    k = p
+    while k < len(text) and text[k] not in ".,;:!?。，；：！？":
+        k += 1
+    label, value = text[j:q - 1].split(), text[p:k].split()
+    if not all(_bare(w).replace("’", "").isalpha() for w in label):
+        return None  # a vector or a number: what comes after says what it means
+    if 0 < len(label) <= 2 and 0 < len(value) <= 2:
+        return f"a label and its value split ({' '.join(label)}: {' '.join(value)})"
+    return None
+
+
 def _en_grammar(text: str, q: int, p: int) -> tuple[str, str] | None:
     left = text[:q].split()
     right = text[p:].split()
-    if not left or not right or not left[-1][-1:].isalnum():
+    if not left or not right:
+        return None
+    colon = _colon_value(text, q, p)
+    if colon is not None:
+        return "colon", colon
+    if not left[-1][-1:].isalnum() and not left[-1].endswith(("s'", "s’")):
         return None  # after punctuation (or a closing quote): a clause boundary
     last, nxt = _bare(left[-1]), _bare(right[0])
     follows_np = (nxt in EN_ARTICLES or nxt in EN_DETERMINERS
                   or right[0][:1].isdigit() or right[0][:1] in _OPENERS + '"')
+    if last in EN_PARTICLES and not follows_np and _opens_np(right[0]) and (
+            len(left) >= 2 and _bare(left[-2]) not in EN_FUNCTION):
+        follows_np = True  # a bare noun object: "mixed in / neighbours"
     if last in EN_PREPOSITIONS or (last in EN_PARTICLES and follows_np):
         if nxt in EN_STRANDING or nxt in EN_CONJUNCTIONS:  # "what it looks for / and"
             return None
@@ -462,13 +618,41 @@ def _en_grammar(text: str, q: int, p: int) -> tuple[str, str] | None:
         return "article", f"a line ending with an article or determiner ({left[-1]})"
     if last in EN_CONJUNCTIONS:
         return "conjunction", f"a line ending with a conjunction ({left[-1]})"
+    if (last in EN_OPERATORS and nxt not in EN_CONJUNCTIONS | EN_PREPOSITIONS) or (
+            nxt in EN_OPERATORS and last not in EN_FUNCTION):  # "Q times / K", "Q / times K"
+        return "formula", f"an operator and its operand split ({left[-1]}|{right[0]})"
     if len(left) >= 2 and _bare(left[-2]) in EN_MODALS and follows_np:
         return "object", f"a verb and its object split ({left[-2]} {left[-1]}|{right[0]})"
-    if last.endswith(("'s", "’s", "'re", "’re", "'ve", "’ve", "'m", "’m")):
+    if last.endswith(("'s", "’s", "'re", "’re", "'ve", "’ve", "'m", "’m", "s'", "s’")):
         return "verb", f"a line ending with a contraction or possessive ({left[-1]})"
     if (last in EN_AUXILIARIES and nxt.isalpha()) or (
             len(left) >= 2 and _bare(left[-2]) in EN_AUXILIARIES and last in EN_ADVERBS):
         return "verb", f"an auxiliary and its verb split ({left[-1]}|{right[0]})"
     if last in EN_WH or (len(left) >= 2 and _bare(left[-2]) == "how"):
         return "clause", f"a question word and its clause split ({left[-1]}|{right[0]})"
+    np_split = _np_split(left, right)
+    if np_split is not None:
+        return "modifier", np_split
     return None
+
+
+def en_relative_fragment(text: str, p: int) -> BadBreak | None:
+    """A cue starting with a non-restrictive relative clause ("a Key, | which gets
+    matched") when the noun phrase it describes, since the punctuation before it, or the
+    clause itself is a few words: the cue shows the two apart. Inside a cue the lines are
+    read together, so a line may start with it."""
+    comma = _comma_before(text, p)
+    words = text[p:].split()
+    if comma is None or not words or _bare(words[0]) not in EN_RELATIVES:
+        return None
+    j = comma
+    while j > 0 and text[j - 1] not in ".,;:!?—":
+        j -= 1
+    k = p
+    while k < len(text) and text[k] not in ".,;:!?—":
+        k += 1
+    head, clause = text[j:comma].split(), text[p:k].split()
+    if len(head) > 3 and len(clause) > 3:
+        return None
+    return BadBreak("fragment", f"a relative clause cut off from its noun ({' '.join(head)}"
+                    f", {words[0]}…)", _where(text, comma + 1, p))

@@ -51,6 +51,8 @@ EN_PATTERNS = (
     rf"{_EN_ITEM}(?:(?:,|,? and) {_EN_ITEM})+",
     # verb–particle pairs: hands over, adds up
     rf"\b(?:{_VERBS})(?:s|es|ed|d|ing)? (?:{_PARTICLES})\b",
+    # a transposed matrix: K transposed, K-transpose
+    rf"(?<![A-Za-z]){_EN_SYM}[ -]transposed?\b",
     # a square root: square root of d, root 2
     r"\b(?:the )?square root of (?:[A-Za-z]\b|\d+(?:\.\d+)?)",
     r"\broot (?:[A-Za-z]\b|\d+(?:\.\d+)?)",

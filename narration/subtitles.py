@@ -67,6 +67,7 @@ from narration.breaks import (
     COST_WORD,
     EN_MAX_CHARS,
     ZH_MAX_CHARS,
+    en_relative_fragment,
     left_fragment,
     problem_at,
     right_fragment,
@@ -480,6 +481,14 @@ def _short_cost(spoken: float) -> float:
     return _COST_SHORT_CUE * min(1.0, short / 0.4) if short > 0 else 0.0
 
 
+def _cue_fragment(text: str, p: int, zh: bool) -> bool:
+    """Whether a cue starting at ``text[p]`` starts with a clause cut off from what it
+    belongs to (相乘 | 再相加; "a Key, | which gets matched")."""
+    if zh:
+        return right_fragment(text, p, None) is not None
+    return en_relative_fragment(text, p) is not None
+
+
 def _break_lines(text: str, atoms: list[_Atom], zh: bool, times: list[tuple[float, float]],
                  one_line_cues: bool = False) -> list[tuple[int, int]]:
     """Best line breaks as (first atom, end atom) pairs, by dynamic programming; with
@@ -517,7 +526,7 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool, times: list[tuple[floa
                     cost += COST_GRAMMAR
             if zh and i > 0 and right_fragment(text, atoms[i].start, atom.end):
                 cost += COST_GRAMMAR
-            elif zh and i > 0 and right_fragment(text, atoms[i].start, None):
+            elif i > 0 and _cue_fragment(text, atoms[i].start, zh):
                 cost += _COST_FRAGMENT  # fine inside a cue, bad if a cue starts with it
             if cost < best[j]:
                 best[j] = cost
@@ -552,7 +561,7 @@ def _group_lines(text: str, zh: bool, atoms: list[_Atom], lines: list[tuple[int,
             cost = best[k] + _COST_CUE
             if k + size < m:
                 cost += atoms[last].cost
-                if zh and right_fragment(text, atoms[lines[k + size][0]].start, None):
+                if _cue_fragment(text, atoms[lines[k + size][0]].start, zh):
                     cost += COST_GRAMMAR
             cost += sum(_COST_SENTENCE_INSIDE_CUE for a, _ in lines[k + 1:k + size]
                         if atoms[a - 1].sentence)

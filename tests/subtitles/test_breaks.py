@@ -78,7 +78,8 @@ def test_en_tight_phrases_are_kept() -> None:
     ("the key [1, 1, 0] of France", 12, "brackets"),
     ("shares of 0.66 and 0.24", 12, "number"),
     ("a childhood home", 6, "word"),
-    ("a childhood home", 12, None),
+    ("a childhood home", 12, "compound noun"),
+    ("a childhood home in France", 17, None),
     ("“I grew up in France, now live in Beijing, and speak fluent… what?”", 42, None),
     ("像「我要填一种语言」「我是他长大的地方」", 5, "brackets"),
 ])
