@@ -1,0 +1,47 @@
+"""The still measure does not depend on the frame rate: one scene rendered at 15 and at
+60 fps gives the same still stretches within a quarter of a second (a slow change at
+60 fps differs little from frame to frame, but the measure compares each frame with the
+first of its stretch, not with the frame before)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from manim import DOWN, LEFT, RIGHT, Dot, FadeIn, Scene, Square, Text, linear, tempconfig
+
+from pipeline.quality import still_frames
+
+
+class _SlowAndStill(Scene):
+    def construct(self) -> None:
+        dot = Dot(LEFT * 3, radius=0.3)
+        self.add(dot)
+        self.play(dot.animate.shift(RIGHT * 2), run_time=6, rate_func=linear)  # slow
+        self.wait(4)  # still: 6-10 s
+        self.play(FadeIn(Text("slow fade").shift(DOWN)), run_time=3, rate_func=linear)
+        self.wait(3)  # still: 13-16 s
+        self.play(FadeIn(Square()), run_time=0.5)
+
+
+def _render(tmp: Path, fps: int) -> Path:
+    with tempconfig({"media_dir": str(tmp / f"m{fps}"), "pixel_width": 320,
+                     "pixel_height": 180, "frame_rate": fps, "disable_caching": True,
+                     "progress_bar": "none", "verbosity": "ERROR",
+                     "output_file": f"still{fps}"}):
+        scene = _SlowAndStill()
+        scene.render()
+        return Path(scene.renderer.file_writer.movie_file_path)
+
+
+@pytest.mark.slow
+def test_the_same_stills_at_15_and_60_fps(tmp_path: Path) -> None:
+    spans = {fps: [(a, b) for a, b in still_frames(_render(tmp_path, fps))[0] if b - a >= 1]
+             for fps in (15, 60)}
+    assert len(spans[15]) == len(spans[60]) == 2, spans
+    for (a15, b15), (a60, b60) in zip(spans[15], spans[60], strict=True):
+        assert abs(a15 - a60) <= 0.25 and abs(b15 - b60) <= 0.25, spans
+    # the slow move is not still at either rate; the fade's first faint frames may be
+    (a, b), (c, d) = spans[15]
+    assert a == pytest.approx(6, abs=0.1) and 10 <= b <= 10.5
+    assert c == pytest.approx(13, abs=0.2) and d == pytest.approx(16, abs=0.25)
