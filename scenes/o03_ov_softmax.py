@@ -22,7 +22,7 @@ from manim import (
 )
 
 from scenes import theme, widgets
-from scenes.s07_softmax import X_SCORE, Y_HEAD, SoftmaxScene
+from scenes.s07_softmax import X_SCORE, SoftmaxScene
 
 AMP_ROW = 3  # the script's {sc.amp.3}: the strongest amplification of the scaling scene
 X_BARS = X_SCORE + 1.6  # where the bars move once the e-column has gone
@@ -53,16 +53,17 @@ class OverviewSoftmaxScene(SoftmaxScene):
             self.play(bars.animate.shift(RIGHT * (X_BARS - bars[1][0][0].get_left()[0])),
                       run_time=b.rt(0.05, 0.5))
             b.until("amp")
-            amp_head = theme.text(self.s("amp"), theme.SMALL_SIZE, theme.ACCENT)
-            amp_head.move_to(RIGHT * X_SCORE + UP * Y_HEAD)
-            # clear of the "word" heading on its left (the label is wider than "score")
-            amp_head.shift(RIGHT * max(0.0, self.names.get_right()[0] + 0.3
-                                       - amp_head.get_left()[0]))
+            # the amplification is said in the caption (as a column heading it was wider
+            # than the column and ran into the shares' heading); the scores give way to
+            # the amplified ones in place: out, then in
             big = VGroup(*[theme.text(self.num(row.factor * s), theme.NUM_SIZE, theme.ACCENT)
                            .move_to(c) for s, c in zip(self.scores, self.score_col[1],
                                                        strict=True)])
-            self.play(FadeOut(self.score_col), FadeIn(amp_head), FadeIn(big, shift=0.1 * UP),
-                      run_time=b.rt(0.06, 0.6))
+            self.play(FadeOut(self.cap, shift=0.15 * UP), FadeOut(self.score_col[1]),
+                      run_time=b.rt(0.03, 0.3))
+            self.cap = self._caption(self.s("amp"), theme.ACCENT)
+            self.play(FadeIn(self.cap, shift=0.15 * UP), FadeIn(big, shift=0.1 * UP),
+                      run_time=b.rt(0.03, 0.3))
             self._morph(row.weights_raw, theme.ACCENT, b.rt(0.1, 1.0))
             self.play(Indicate(self.sm_bars[1][self.top], color=theme.ACCENT, scale_factor=1.1),
                       run_time=b.rt(0.06, 0.6))
@@ -75,11 +76,12 @@ class OverviewSoftmaxScene(SoftmaxScene):
             scaled = VGroup(*[theme.text(self.num(s, 2), theme.NUM_SIZE, theme.SHARE_COLOR)
                               .move_to(c) for s, c in zip(self.derived.fill_scores_scaled,
                                                           self.score_col[1], strict=True)])
-            head = self.score_col[0]
-            self.cap = widgets.swap(self, self.cap,
-                                    self._caption(self.s("div"), theme.SHARE_COLOR),
-                                    FadeOut(VGroup(amp_head, big)), FadeIn(head),
-                                    FadeIn(scaled, shift=0.1 * UP), run_time=b.rt(0.06, 0.6))
+            run = b.rt(0.06, 0.6)
+            self.play(FadeOut(self.cap, shift=0.15 * UP), FadeOut(big, shift=0.1 * UP),
+                      run_time=run / 2)
+            self.cap = self._caption(self.s("div"), theme.SHARE_COLOR)
+            self.play(FadeIn(self.cap, shift=0.15 * UP), FadeIn(scaled, shift=0.1 * UP),
+                      run_time=run / 2)
             self._morph(self.derived.fill_weights_scaled, theme.SHARE_COLOR, b.rt(0.1, 1.0))
             self.play(FadeIn(note, shift=0.1 * UP), run_time=b.rt(0.05, 0.5))
 
@@ -92,8 +94,10 @@ class OverviewSoftmaxScene(SoftmaxScene):
         for s, old in zip(shares, body, strict=True):
             bar = widgets.share_bar(float(s), self.pct(s), self.bar_len, color)
             bar.align_to(RIGHT * x0, LEFT).set_y(old.get_y())
-            anims += [ReplacementTransform(old[0], bar[0]), FadeOut(old[1], shift=0.1 * DOWN),
-                      FadeIn(bar[1], shift=0.1 * DOWN)]
+            # the old label goes before the new one comes: a bar's end moves, and with
+            # it its label, onto where the old labels of its neighbours were
+            anims += [ReplacementTransform(old[0], bar[0]),
+                      *widgets.out_then_in(old[1], bar[1], 0.1 * DOWN)]
             new.add(bar)
         self.play(*anims, head.animate.set_color(color), run_time=run_time)
         self.sm_bars = VGroup(head, new)

@@ -71,7 +71,9 @@ class SearchEngineScene(NarratedScene):
             b.until("pages")
             self.play(*[FadeIn(c, shift=0.2 * UP) for c in cards], run_time=b.rt(0.12, 1.0))
             b.until("k")
-            self.play(FadeIn(k_head), *[Indicate(c.tag_labels, color=theme.K_COLOR) for c in cards],
+            # a tag's word flashes in place: grown, it would spill out of its chip
+            self.play(FadeIn(k_head), *[Indicate(c.tag_labels, color=theme.K_COLOR,
+                                                 scale_factor=1.0) for c in cards],
                       run_time=b.rt(0.12, 1.0))
             b.until("v")
             self.play(FadeIn(v_head), *[c.body.animate.set_opacity(0.9) for c in cards],
@@ -82,34 +84,27 @@ class SearchEngineScene(NarratedScene):
                      if t in words] for card in cards]
             ranking = sorted(range(len(cards)), key=lambda i: -len(hits[i]))
             ranks = VGroup(*[
-                theme.text(RANKS[r], theme.BODY_SIZE, theme.FG).next_to(cards[i], LEFT, buff=0.2)
+                theme.text(RANKS[r], theme.BODY_SIZE, theme.FG)
+                .next_to(cards[i], LEFT, buff=0.2).set_y(ROWS_Y[r])
                 for r, i in enumerate(ranking)
             ])
             self.play(Indicate(query_text, color=theme.Q_COLOR), run_time=b.rt(0.08, 0.8))
-            self.play(LaggedStart(*[Indicate(c.tag_labels, color=theme.K_COLOR) for c in cards],
-                                  lag_ratio=0.3), run_time=min(1.2, b.time_to("both")))
+            self.play(LaggedStart(*[Indicate(c.tag_labels, color=theme.K_COLOR, scale_factor=1.0)
+                                    for c in cards], lag_ratio=0.3),
+                      run_time=min(1.2, b.time_to("both")))
             for r, (i, mark) in enumerate(zip(ranking, ("both", "one", "none"), strict=True)):
                 b.until(mark)
-                anims = [FadeIn(ranks[r], shift=0.1 * RIGHT)]
+                anims = [] if r == 0 else [FadeIn(ranks[r], shift=0.1 * RIGHT)]
                 if hits[i]:
                     anims += [chip[0].animate.set_fill(theme.K_COLOR, 0.35) for chip in hits[i]]
-                    anims += [Indicate(chip[1], color=theme.FG) for chip in hits[i]]
+                    anims += [Indicate(chip[1], color=theme.FG, scale_factor=1.0)
+                              for chip in hits[i]]
                 else:
                     anims.append(cards[i].tags.animate.set_opacity(0.4))
                 self.play(*anims, run_time=b.rt(0.08, 0.7))
-            # reorder by fading: cards that change rows leave, then reappear in their new row
-            # (sliding them past each other would overlap them)
-            moving = [VGroup(cards[i], ranks[r]) for r, i in enumerate(ranking)
-                      if abs(cards[i].get_y() - ROWS_Y[r]) > 0.01]
-            new_y = [ROWS_Y[r] for r, i in enumerate(ranking)
-                     if abs(cards[i].get_y() - ROWS_Y[r]) > 0.01]
-            if moving:
-                self.play(*[FadeOut(g, shift=0.3 * LEFT) for g in moving],
-                          run_time=b.rt(0.06, 0.5))
-                for g, y in zip(moving, new_y, strict=True):
-                    g.set_y(y)
-                self.play(*[FadeIn(g, shift=0.3 * RIGHT) for g in moving],
-                          run_time=b.rt(0.06, 0.5))
+                if r == 0:
+                    b.until("top")
+                    self._resort(b, cards, ranking, ranks[0])
 
         with self.beat("read") as b:
             top, second, last = (cards[i] for i in ranking)
@@ -172,6 +167,20 @@ class SearchEngineScene(NarratedScene):
                       run_time=b.rt(0.1, 0.8))
 
     # -- pieces ---------------------------------------------------------------------------------
+    def _resort(self, b, cards: list[VGroup], ranking: list[int], first: VGroup) -> None:
+        """The list re-sorts as the voice says the best match goes on top: the cards that
+        change rows leave, then reappear in their new rows (sliding them past each other
+        would overlap them), the top one with its rank."""
+        moving = [(cards[i], ROWS_Y[r]) for r, i in enumerate(ranking)
+                  if abs(cards[i].get_y() - ROWS_Y[r]) > 0.01]
+        if moving:
+            self.play(*[FadeOut(c, shift=0.3 * LEFT) for c, _ in moving],
+                      run_time=b.rt(0.04, 0.35))
+            for c, y in moving:
+                c.set_y(y)
+        self.play(*[FadeIn(c, shift=0.3 * RIGHT) for c, _ in moving],
+                  FadeIn(first, shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
+
     @staticmethod
     def _search_box(content: VGroup, width: float) -> tuple[VGroup, VGroup]:
         """A rounded search field with a magnifier; ``content`` is placed inside it."""

@@ -172,7 +172,7 @@ class BlindDateScene(NarratedScene):
                 cells = [getattr(w, {"ask": "q", "found": "k", "read": "v"}[key]) for w in words]
                 self.play(*[pulse(c, 1.25) for c in cells],
                           run_time=b.rt(0.08, 0.7))
-            nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT)
+            nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT, qkv=True)
             nxt.move_to(UP * (CELL_Y - 1.3))
             b.until("next")
             self.play(FadeIn(nxt, shift=0.1 * UP), run_time=b.rt(0.1, 0.7))

@@ -161,11 +161,13 @@ class DotProductScene(NarratedScene):
                       self.rule.animate.set_color(theme.ACCENT), run_time=b.rt(0.08, 0.7))
 
     def _all_scores(self, t: Table) -> None:
-        """The other words' scores, each from its row as the voice names it. The first dot
-        product's working stays (dimmed): the voice says only these results, a second or so
-        apart, too fast for a line of working each to stay readable."""
+        """The other words' scores, each from its row as the voice names it (only their
+        results: the voice says them a second or so apart, too fast for a line of working
+        each). The first dot product's working goes, once read, before another row is
+        boxed: left under the table it would read as that row's."""
         with self.beat("all_scores") as b:
-            self.play(self.prod.animate.set_opacity(0.45), run_time=b.rt(0.03, 0.3))
+            self.hold_working(self.prod)
+            self.play(FadeOut(self.prod), run_time=b.rt(0.03, 0.3))
             for i in range(1, self.n):
                 if i - 1 < len(ROW_MARKS):
                     b.until(ROW_MARKS[i - 1], lead=0.6)
@@ -182,9 +184,9 @@ class DotProductScene(NarratedScene):
         with self.beat("matching") as b:
             self.note = theme.text(self.s("match"), theme.BODY_SIZE, theme.GOOD)
             self.note.move_to(UP * t.y_prod)
-            self.hold_working(self.prod)
-            self.play(FadeOut(VGroup(self.prod, self.rule, self.name, self.q_box, self.k_box)),
-                      FadeIn(self.note), run_time=b.rt(0.06, 0.6))
+            self.play(*widgets.out_then_in(
+                VGroup(self.rule, self.name, self.q_box, self.k_box), self.note, 0.1 * DOWN),
+                run_time=b.rt(0.06, 0.6))
             shared = self.derived.fill_shared
             self.hit_q = VGroup(*[SurroundingRectangle(t.q_cells[j], color=theme.GOOD, buff=0.08)
                                   for j in sorted({j for row in shared for j in row})])
@@ -210,8 +212,8 @@ class DotProductScene(NarratedScene):
                                                     buff=0.08) for j in against_j])
             note2 = theme.text(self.s("negative"), theme.BODY_SIZE, theme.ACCENT)
             note2.move_to(self.note)
-            self.play(FadeOut(self.hits), FadeOut(self.hit_q), FadeOut(self.note),
-                      FadeIn(note2), run_time=b.rt(0.06, 0.6))
+            self.play(FadeOut(self.hits), FadeOut(self.hit_q),
+                      *widgets.out_then_in(self.note, note2), run_time=b.rt(0.06, 0.6))
             if len(against):
                 self.play(Create(against), run_time=b.rt(0.06, 0.7))
             b.until("low")
@@ -225,7 +227,7 @@ class DotProductScene(NarratedScene):
             nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT).move_to(self.note)
             score_box = SurroundingRectangle(VGroup(t.head_score, *t.score_cells),
                                              color=theme.ACCENT, buff=0.18)
-            self.play(FadeOut(note2), FadeOut(against), FadeIn(nxt), Create(score_box),
+            self.play(FadeOut(against), *widgets.out_then_in(note2, nxt), Create(score_box),
                       run_time=b.rt(0.08, 0.8))
 
     # -- the table ------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ LEFT_X = -theme.FRAME_W / 2 + theme.MARGIN + 0.15
 
 
 def _chip(label: str, color: str) -> VGroup:
-    return widgets.chip(label, color, size=theme.BODY_SIZE, height=None, pad=0.6)
+    return widgets.chip(label, color, size=theme.BODY_SIZE, height=None, pad=0.6, qkv=True)
 
 
 class ScalingScene(NarratedScene):
@@ -196,7 +196,7 @@ class ScalingScene(NarratedScene):
             for mark, (new_factor, new_left, _) in zip(("xa", "xb", "xc"), steps[1:],
                                                        strict=False):
                 b.until(mark)
-                self.play(FadeOut(factor), FadeIn(new_factor),
+                self.play(*widgets.out_then_in(factor, new_factor),
                           *self._update_chart(left, new_left), run_time=b.rt(0.06, 0.8))
                 factor = new_factor
             self.play(Indicate(left[1][0], color=RAW), run_time=b.rt(0.05, 0.6))
@@ -328,7 +328,7 @@ class ScalingScene(NarratedScene):
         head_y = setup.get_bottom()[1] - 0.45
         heads = VGroup(
             theme.text("d", theme.SMALL_SIZE, theme.FG).move_to([d_x, head_y, 0]),
-            theme.text(self.s("spread"), theme.SMALL_SIZE, theme.FG),
+            theme.text(self.s("spread"), theme.SMALL_SIZE, theme.FG, qkv=True),
             theme.text(self.s("top"), theme.SMALL_SIZE, theme.FG),
         )
         heads[1].move_to([spread_x + heads[1].width / 2, head_y, 0])

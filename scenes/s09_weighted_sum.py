@@ -15,6 +15,7 @@ from manim import (
     FadeOut,
     Indicate,
     Line,
+    Mobject,
     Rectangle,
     SurroundingRectangle,
     VGroup,
@@ -88,7 +89,7 @@ class WeightedSumScene(NarratedScene):
             w_head = theme.text(self.s("weight"), theme.SMALL_SIZE, theme.SHARE_COLOR)
             w_head.move_to([WEIGHT_X, feat_y, 0])
             self.note = theme.text(self.s("scaled_note"), theme.SMALL_SIZE, theme.MUTED)
-            self.note.move_to([WEIGHT_X, top_y, 0])
+            self._place_note(top_y)
             self.w_cells = VGroup(*[
                 theme.text(self.pct(w), theme.NUM_SIZE, theme.SHARE_COLOR).move_to([WEIGHT_X, y, 0])
                 for w, y in zip(weights, row_y, strict=True)
@@ -99,13 +100,9 @@ class WeightedSumScene(NarratedScene):
 
     def _values(self, ctx: SimpleNamespace) -> None:
         fb, feat_y, features = ctx.fb, ctx.feat_y, ctx.features
-        n, row_y, top_y = ctx.n, ctx.row_y, ctx.top_y
+        n, row_y = ctx.n, ctx.row_y
         with self.beat("values") as b:
-            v_title = theme.text(self.s("v_title"), theme.SMALL_SIZE, theme.V_COLOR)
-            v_title.move_to([V_X[1], top_y, 0])
-            gap = self.note.get_right()[0] - (v_title.get_left()[0] - 0.3)
-            if gap > 0:  # keep the "not divided" note clear of the V title
-                self.note.shift(gap * LEFT)
+            v_title = self.v_title
             v_heads = VGroup(*[
                 theme.label(f, CELL_W + 0.1, color=theme.V_COLOR)
                 .move_to([x, feat_y, 0])
@@ -117,13 +114,14 @@ class WeightedSumScene(NarratedScene):
                     theme.text(self.num(v), theme.NUM_SIZE, theme.V_COLOR).move_to([x, y, 0])
                     for v, x in zip(fb.V[i], V_X, strict=True)
                 ]))
-            brackets = VGroup(*[widgets.brackets_around(r, theme.V_COLOR, pad=0.2)
-                                for r in self.v_rows])
-            self.play(FadeIn(v_title), FadeIn(v_heads), run_time=b.rt(0.08, 0.6))
+            # one matrix: a pair of brackets around all the rows, which fill in as named
+            brackets = widgets.brackets_around(self.v_rows, theme.V_COLOR, pad=0.2)
+            self.play(FadeIn(v_title), FadeIn(v_heads), FadeIn(brackets),
+                      run_time=b.rt(0.08, 0.6))
             for i in range(n):
                 b.until("v" + "abcd"[i])
                 has = [j for j, v in enumerate(fb.V[i]) if v != 0]
-                anims = [FadeIn(VGroup(self.v_rows[i], brackets[i]), shift=0.1 * DOWN)]
+                anims = [FadeIn(self.v_rows[i], shift=0.1 * DOWN)]
                 if has:
                     anims.append(Indicate(VGroup(self.names[i], *[v_heads[j] for j in has]),
                                           color=theme.V_COLOR))
@@ -137,7 +135,7 @@ class WeightedSumScene(NarratedScene):
                              for y in row_y])
             eqs = VGroup(*[theme.text("=", theme.NUM_SIZE, theme.MUTED).move_to([EQ_X, y, 0])
                            for y in row_y])
-            p_title = theme.text(self.s("product"), theme.SMALL_SIZE, theme.FG)
+            p_title = theme.text(self.s("product"), theme.SMALL_SIZE, theme.FG, qkv=True)
             p_title.move_to([P_X[1], top_y, 0])
             self.p_heads = VGroup(*[
                 theme.label(f, CELL_W + 0.1, color=theme.V_COLOR)
@@ -189,12 +187,15 @@ class WeightedSumScene(NarratedScene):
             self.play(Create(box), FadeIn(result), run_time=b.rt(0.08, 0.6))
             b.until("mix")
             self.show_working(b, sums, "mix")  # the column sums are said before this mark
+            # a column's sum and its feature light up each in place (one Indicate of the
+            # pair would scale them about their common centre, far apart: the sum would grow
+            # over the label below it and the heading rise over the title above)
             main = d.fill_output_scaled_main
-            self.play(Indicate(VGroup(sums[main], self.p_heads[main]), color=theme.GOOD),
+            self.play(*self._light(sums[main], self.p_heads[main], 1.1),
                       run_time=b.rt(0.12, 1.0))
-            traces = [VGroup(sums[j], self.p_heads[j]) for j in d.fill_output_scaled_traces]
+            traces = d.fill_output_scaled_traces
             if traces:
-                self.play(*[Indicate(t, color=theme.GOOD, scale_factor=1.1) for t in traces],
+                self.play(*[a for j in traces for a in self._light(sums[j], self.p_heads[j])],
                           run_time=b.rt(0.1, 0.8))
             b.until("next")
             onward = theme.text(self.s("next_layer"), theme.SMALL_SIZE, theme.GOOD)
@@ -224,7 +225,7 @@ class WeightedSumScene(NarratedScene):
             spread = theme.text(self.s("spread"), theme.BODY_SIZE, theme.FG)
             theme.fit(spread, theme.CONTENT_W)
             spread.next_to(question, DOWN, buff=0.45)
-            self.play(FadeOut(rows), FadeIn(spread, shift=0.1 * UP), run_time=b.rt(0.06, 0.6))
+            self.play(*widgets.out_then_in(rows, spread, 0.1 * UP), run_time=b.rt(0.06, 0.6))
             adjs = self.items("adj")
             cards = VGroup(*[self._card(a, theme.K_COLOR) for a in adjs],
                            self._card(self.s("noun"), theme.Q_COLOR))
@@ -251,6 +252,28 @@ class WeightedSumScene(NarratedScene):
             self.play(FadeIn(later, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
 
     # -- pieces ---------------------------------------------------------------------------------
+    def _place_note(self, y: float) -> None:
+        """The "÷ √d" note over the shares, and the V title (shown in the next beat) over
+        the V columns, on one line: the note inside the left margin, then as far left as
+        it needs to clear the title; the title moves right if that is not enough."""
+        self.v_title = theme.text(self.s("v_title"), theme.SMALL_SIZE, theme.V_COLOR)
+        self.v_title.move_to([V_X[1], y, 0])
+        self.note.move_to([WEIGHT_X, y, 0])
+        widgets.keep_inside_x(self.note)
+        gap = self.note.get_right()[0] + 0.35 - self.v_title.get_left()[0]
+        if gap > 0:
+            step = min(gap, self.note.get_left()[0] - LEFT_EDGE)
+            self.note.shift(LEFT * step)
+            gap -= step
+        if gap > 0:
+            self.v_title.shift(RIGHT * gap)
+
+    @staticmethod
+    def _light(cell: VGroup, head: Mobject, scale: float = 1.05) -> list[Indicate]:
+        """A sum cell and its column's heading lit in the result's colour, each in place."""
+        return [Indicate(cell, color=theme.GOOD, scale_factor=scale),
+                Indicate(head, color=theme.GOOD, scale_factor=1.0)]
+
     def _cell(self, value: float, x: float, y: float, color: str) -> VGroup:
         """A number over a bar whose length is its value (a share of the cell width)."""
         frame = Rectangle(width=CELL_W, height=CELL_H).set_stroke(theme.MUTED, 1, opacity=0.5)

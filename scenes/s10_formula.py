@@ -32,6 +32,7 @@ DOT_MIN, DOT_MAX = 0.04, 0.29  # dot radii for the smallest and largest value
 ROW_SP = 1.08  # grid spacing down (queries)
 GRID_X = -3.4  # centre of the grid
 TEXT_X = 1.0  # left edge of the explanation column
+HEAD_GAP = 0.35  # the least room between two column heads
 
 
 class FormulaScene(NarratedScene):
@@ -154,8 +155,8 @@ class FormulaScene(NarratedScene):
             para = self._lines(self.items("parallel"), (theme.FG, theme.GOOD))
             para.move_to([TEXT_X + para.width / 2, step_top - para.height / 2, 0])
             b.until("indep")
-            self.play(FadeOut(box), FadeOut(self.steps.mob), FadeOut(mix),
-                      FadeIn(para[0], shift=0.1 * RIGHT),
+            self.play(FadeOut(box), *widgets.out_then_in(VGroup(self.steps.mob, mix), para[0],
+                                                         0.1 * RIGHT),
                       run_time=b.rt(0.1, 0.6))
             b.until("all")
             self.play(*[Indicate(VGroup(row_boxes[i], arrows[i], outs[i]), color=theme.GOOD,
@@ -199,8 +200,11 @@ class FormulaScene(NarratedScene):
         sized by that pair's score Q·Kᵀ from qkv_math; one fixed box per row for softmax."""
         n = len(tokens)
         scores = self.derived.worked_all.scores
-        col_labels = VGroup(*[theme.text(t, theme.BODY_SIZE, theme.K_COLOR) for t in tokens])
-        row_labels = VGroup(*[theme.text(t, theme.BODY_SIZE, theme.Q_COLOR) for t in tokens])
+        # column heads at the label size, each within its column with a clear gap (at the
+        # body size "word 1 word 2 word 3" ran together), broken into lines if still too wide
+        col_labels = VGroup(*[theme.label(t, CELL - HEAD_GAP, theme.LABEL_SIZE, theme.K_COLOR)
+                              for t in tokens])
+        row_labels = VGroup(*[theme.text(t, theme.LABEL_SIZE, theme.Q_COLOR) for t in tokens])
         first_row_y = top - col_labels.height - 0.2 - DOT_MAX - 0.15
         box_h = 2 * DOT_MAX + 0.26
         lowest = theme.CONTENT_BOTTOM + 0.1 + box_h / 2  # the last row's box clears the band

@@ -114,7 +114,11 @@ class WorkedExampleScene(NarratedScene):
                           run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[1], shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[2], shift=0.1 * RIGHT), run_time=b.rt(0.03, 0.3))
-                widgets.land(self, line[2][-1], self.table[SCORE][1][i], b.rt(0.05, 0.45))
+                # the result lights up and the table's cell shows it: nothing flies across
+                # the lines stacked above (a copy moving up would cross their digits)
+                self.play(Indicate(line[2][-1], color=theme.FG, scale_factor=1.15),
+                          FadeIn(self.table[SCORE][1][i], shift=0.15 * RIGHT),
+                          run_time=b.rt(0.05, 0.45))
                 # the voice has said this word's score by the next word's mark
                 self.show_working(b, line, marks[i + 1] if i + 1 < len(lines) else None)
                 self.calc.add(line)

@@ -96,7 +96,8 @@ class KvSeparateScene(NarratedScene):
         with self.beat("one_vector") as b:
             self.clear_content(b, keep=(header,))
             box = theme.panel(2.6, 1.4, theme.MUTED)
-            label = theme.text(self.s("one_vec"), theme.EMPH_SIZE, theme.FG, weight="BOLD")
+            label = theme.text(self.s("one_vec"), theme.EMPH_SIZE, theme.FG, weight="BOLD",
+                               qkv=True)
             lump = VGroup(box, label.move_to(box)).move_to(UP * 1.35)
             left_arrow = Arrow(box.get_left(), box.get_left() + LEFT * 2.6, buff=0.1,
                                color=theme.K_COLOR, stroke_width=8)

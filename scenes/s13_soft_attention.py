@@ -330,7 +330,7 @@ class SoftAttentionScene(NarratedScene):
     def _chain(self, labels: list[str], row_name: str, color: str) -> VGroup:
         boxes = VGroup()
         for i, lab in enumerate(labels):
-            t = theme.wrap(lab, 1.8, theme.SMALL_SIZE, theme.FG)
+            t = theme.wrap(lab, 1.8, theme.SMALL_SIZE, theme.FG, qkv=True)
             for line in t:
                 line.set_x(0)
             theme.fit(t, 1.8)

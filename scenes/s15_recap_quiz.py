@@ -19,6 +19,7 @@ from manim import (
     Circle,
     FadeIn,
     FadeOut,
+    Group,
     Mobject,
     Rectangle,
     ReplacementTransform,
@@ -28,7 +29,7 @@ from manim import (
     rate_functions,
 )
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.base import NarratedScene
 
 THINK_SECONDS = 8  # silence to think after each prompt is spoken (a timing, not a value)
@@ -92,14 +93,16 @@ class RecapQuizScene(NarratedScene):
             with self.beat(f"q{n}") as b:
                 tag = theme.text(label, theme.LABEL_SIZE, theme.ACCENT, weight="BOLD")
                 tag.to_edge(LEFT, buff=theme.MARGIN + 0.2).set_y(theme.CONTENT_TOP - 0.3)
-                q = theme.wrap(question, theme.CONTENT_W - 1.0, theme.EMPH_SIZE, theme.FG)
+                q = theme.wrap(question, theme.CONTENT_W - 1.0, theme.EMPH_SIZE, theme.FG,
+                               qkv=True)
                 for line in q:
                     line.set_x(0)
                 q.move_to(UP * QUESTION_Y)
                 # on screen as it is read: the old answer goes and the question comes at once
+                # (the old out, then the new in: the questions sit at one place)
                 gone = [m for m in self.mobjects if m is not header]
-                self.play(*[FadeOut(m) for m in gone], FadeIn(tag),
-                          FadeIn(q, shift=0.1 * DOWN), run_time=0.4)
+                self.play(*widgets.out_then_in(Group(*gone) if gone else None,
+                                               VGroup(tag, q), 0.1 * DOWN), run_time=0.4)
 
             # the prompt is spoken first: the silence to think comes after its speech
             think = f"think{n}"
@@ -131,7 +134,7 @@ class RecapQuizScene(NarratedScene):
             line.next_to(f, UP, buff=0.5)
             ahead = theme.text(self.s("next"), theme.EMPH_SIZE, theme.ACCENT, weight="BOLD")
             ahead.next_to(f, DOWN, buff=0.9)
-            gloss = theme.text(self.s("next_gloss"), theme.LABEL_SIZE, theme.FG)
+            gloss = theme.text(self.s("next_gloss"), theme.LABEL_SIZE, theme.FG, qkv=True)
             theme.fit(gloss, theme.CONTENT_W)
             gloss.next_to(ahead, DOWN, buff=0.3)
             b.until("f")
@@ -147,7 +150,7 @@ class RecapQuizScene(NarratedScene):
                         theme.text(s, theme.BODY_SIZE, theme.FG, weight="BOLD")
                         ).arrange(RIGHT, buff=0.25)
                  for m, s in zip(self.items("marks"), self.items("steps"), strict=True)]
-        glosses = [theme.text(g, 28, theme.MUTED) for g in self.items("glosses")]
+        glosses = [theme.text(g, 28, theme.MUTED, qkv=True) for g in self.items("glosses")]
         col = max(h.width for h in heads) + 0.6
         rows = VGroup()
         for k, (h, g) in enumerate(zip(heads, glosses, strict=True)):
@@ -200,7 +203,8 @@ class RecapQuizScene(NarratedScene):
     def _answer(self, lines: tuple[str, ...], colors: tuple[str, ...], above: Mobject
                 ) -> VGroup:
         """A panel below the question; its lines are returned unshown, in order."""
-        texts = VGroup(*[theme.text(s, 32, c) for s, c in zip(lines, colors, strict=True)])
+        texts = VGroup(*[theme.text(s, 32, c, qkv=True)
+                         for s, c in zip(lines, colors, strict=True)])
         texts.arrange(DOWN, aligned_edge=LEFT, buff=0.32)
         top = above.get_bottom()[1] - 0.45
         room = top - theme.CONTENT_BOTTOM - 0.1

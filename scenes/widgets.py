@@ -24,6 +24,7 @@ from manim import (
     Scene,
     Transform,
     VGroup,
+    rate_functions,
 )
 
 from scenes import theme
@@ -41,18 +42,21 @@ def boxed(label: Mobject, box: Mobject) -> VGroup:
 def chip(s: str, color: str = theme.FG, *, stroke: str | None = None,
          size: float = theme.SMALL_SIZE, height: float | None = 0.5, pad: float = 0.3,
          min_width: float = 0.0, fill: str = theme.PANEL, solid: bool = False,
-         weight: str = "NORMAL", max_width: float | None = None) -> VGroup:
+         weight: str = "NORMAL", max_width: float | None = None, qkv: bool = False
+         ) -> VGroup:
     """A word in a rounded box: VGroup(box, label).
 
     ``stroke`` defaults to the text colour; ``height=None`` fits the text with a margin;
     ``solid`` fills the box with ``color`` and writes the word in the background colour;
     ``max_width``: a label too wide for it breaks into lines (at its size) and the box
-    grows to hold them.
+    grows to hold them. ``qkv``: a Q, K or V in the label is drawn in its role's colour
+    (not on a solid chip).
     """
     ink = theme.BG if solid else color
-    label = theme.text(s, size, ink, weight=weight)
+    qkv = qkv and not solid
+    label = theme.text(s, size, ink, weight=weight, qkv=qkv)
     if max_width is not None and label.width + pad > max_width:
-        label = theme.label(s, max_width - pad, size, ink)
+        label = theme.label(s, max_width - pad, size, ink, qkv)
         if height is not None:
             height = max(height, label.height + 0.3)
     h = label.height + 0.45 if height is None else height
@@ -247,19 +251,20 @@ class StepLabel:
 
     def make(self, s: str) -> Mobject:
         """The label for ``s``, now the current one (not yet shown)."""
-        label = theme.text(s, self.size, theme.ACCENT, weight=self.weight)
+        label = theme.text(s, self.size, theme.ACCENT, weight=self.weight, qkv=True)
         y = self.y - label.height / 2 if self.y_is_top else self.y
         label.move_to([self.left + label.width / 2, y, 0])
         self.mob = label
         return label
 
     def swap(self, s: str) -> list[Animation]:
+        """The old label out, then the new one in, within one ``play`` (never both legible
+        on top of each other)."""
         old = self.mob
         new = self.make(s)
-        anims: list[Animation] = [FadeIn(new, shift=0.15 * UP)]
-        if old is not None:
-            anims.insert(0, FadeOut(old, shift=0.15 * UP))
-        return anims
+        if old is None:
+            return [FadeIn(new, shift=0.15 * UP)]
+        return out_then_in(old, new)
 
 
 # -- room for the numbers a file produces -------------------------------------------------------
@@ -350,6 +355,26 @@ def regroup(scene: Scene, group: Mobject) -> None:
         if id(m) in family:
             scene.remove(m)
     scene.add(group)
+
+
+def _first_half(t: float) -> float:
+    return rate_functions.smooth(min(1.0, 2 * t))
+
+
+def _second_half(t: float) -> float:
+    return rate_functions.smooth(max(0.0, 2 * t - 1))
+
+
+def out_then_in(old: Mobject | None, new: Mobject | None, shift=0.15 * UP
+                ) -> list[Animation]:
+    """Animations for one ``play``: ``old`` fades out in its first half, ``new`` fades in
+    in its second, so two texts at one place are never drawn over each other."""
+    anims: list[Animation] = []
+    if old is not None:
+        anims.append(FadeOut(old, shift=shift, rate_func=_first_half))
+    if new is not None:
+        anims.append(FadeIn(new, shift=shift, rate_func=_second_half))
+    return anims
 
 
 def swap(scene: Scene, old: Mobject, new: Mobject, *others: Animation, run_time: float
