@@ -48,6 +48,30 @@ EN_CASES = [
      "to keep / the numbers"),
     ("One: the blank's query scores highest with the key of France. What does that mean?",
      "highest with / the key"),
+    # the second review: a noun phrase cut before its head, a plural possessive, an
+    # operator, a colon's short value, a relative clause and a particle's bare object
+    ("Attention does just that. At the blank, it looks back at the 4 words before it and "
+     "gives each a share: “France” 66%, “Beijing” 24%, “grew up” 9%, “I” 0.4%.",
+     "at the 4 / words"),
+    ("Every word goes through the same three matrices for its own q, k and v. Why not "
+     "compare x with x?", "the same / three matrices"),
+    ("Scores can go negative: a negative key entry on a wanted feature subtracts. “I” gets "
+     "−3: not just unrelated, but pointing the other way.", "a negative / key entry"),
+    ("Step four, times V: each row blends all the words' values by its shares, into that "
+     "word's new vector, which the next layer takes in.", "all the words' / values"),
+    ("With a slope everywhere, the error signal flows back from the output, adjusting even "
+     "the Q and K that made the scores.", "the error / signal"),
+    ("Keep this one line: softmax of Q times K transposed over root d, times V. Next comes "
+     "multi-head attention.", "softmax of Q times / K transposed"),
+    ("The answer lies in three vectors every word carries: a Query, which asks, a Key, "
+     "which gets matched, and a Value, which hands over the content.",
+     "a Key, | which gets matched"),
+    ("Attention is stacked in layers: earlier ones already mixed in neighbours like “grew "
+     "up”, so by now its x carries context.", "mixed in | neighbours"),
+    ("V is what each word hands over when picked: France: “French”. Beijing: “Chinese”. "
+     "“grew up”: “growing up”. “I”: nothing.", "France: | “French”"),
+    ("Entry by entry: 1 times 1, 1 times 1, 0 times 0, summed: 2. A dot product.",
+     "summed: | 2."),
 ]
 CASES = [(t, m, "zh") for t, m in ZH_CASES] + [(t, m, "en") for t, m in EN_CASES]
 
@@ -135,6 +159,31 @@ def test_a_short_cue_is_merged_with_a_neighbour(text: str, max_lines: int) -> No
     ("what you are looking for is the thing the model needs", "looking for ", "en"),
     ("a blend with some of “cat” and “ball” mixed in by weight", "mixed in ", "en"),
     ("Before softmax, real models divide every score", "softmax, ", "en"),
+    # a subject and its verb: "the model / learns", "the blank / is", "the scores / and"
+    ("Over time, the model learns what to ask.", "the model ", "en"),
+    ("The blank is the searcher: its Q says what word it needs.", "The blank ", "en"),
+    ("Divide the scores and add them up.", "the scores ", "en"),
+    ("Every guest wears a name badge with a few keywords: the K.", "Every guest ", "en"),
+    ("The matrices start out random.", "The matrices ", "en"),
+    ("and the rest get nothing.", "the rest ", "en"),
+    ("All three compute the same way, but each learns its own matrices.", "All three ", "en"),
+    ("Step two divides by root d, the “scaled” of the name.", "Step two ", "en"),
+    ("With d at 64, dividing by 8 keeps scores gentle.", "dividing by 8 ", "en"),
+    # an inverted question's subject, an adverb or adjective after a noun, a participle
+    ("But why would France's key say “where I grew up”?", "France's key ", "en"),
+    ("How does a model know?", "a model ", "en"),
+    ("France's label fits the blank best, so it gets the most attention.", "the blank ",
+     "en"),
+    ("Powers of e make every share positive.", "every share ", "en"),
+    ("With a slope everywhere, the error signal flows back.", "a slope ", "en"),
+    ("And content: the language spoken there, French.", "the language ", "en"),
+    ("The other keys fill in below, made the same way.", "fill in ", "en"),
+    # a colon after a vector or a clause introduces what follows
+    ("and the blank gets [0.52, 0.29, 0.16]: mostly “French”.", "0.16]: ", "en"),
+    ("The trip takes three moves: query, match, take.", "moves: ", "en"),
+    # inside a cue a line may start with the relative clause; so may a new cue after a
+    # long noun phrase and before a long clause
+    ("a Query, which asks, a Key, which gets matched, and a Value,", "a Key, ", "en"),
 ])
 def test_good_breaks_are_not_counted(text: str, left: str, lang: str) -> None:
     p = text.index(left) + len(left)
@@ -157,6 +206,16 @@ def test_good_breaks_are_not_counted(text: str, left: str, lang: str) -> None:
     ("The tags go into K: they're what the blank's query is compared with.", "they're ",
      "verb"),
     ("What you need is often spread over several words", "is often ", "verb"),
+    ("the top word takes 65% on average", "the top ", "modifier"),
+    ("Every guest wears a name badge with a few keywords", "a name ", "modifier"),
+    ("France matches on two features, Beijing matches on one feature", "on one ",
+     "modifier"),
+    ("Step one is Q times K transposed: the “dot product” part", "is Q ", "formula"),
+    ("Step one is Q times K transposed: the “dot product” part", "Q times K ", "phrase"),
+    ("Last step: each V times its share, all added up.", "V times ", "formula"),
+    ("“grew up”: “growing up”. “I”: nothing.", "“I”: ", "colon"),
+    ("French. The clue is “France”, not the nearer “Beijing”, which misleads.",
+     "“Beijing”, ", "fragment"),
     ("At d equals 4, the spread, how far a dot product swings", "how far ", "clause"),
 ])
 def test_more_bad_breaks_are_counted(text: str, left: str, kind: str) -> None:
