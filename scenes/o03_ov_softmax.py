@@ -94,11 +94,12 @@ class OverviewSoftmaxScene(SoftmaxScene):
         for s, old in zip(shares, body, strict=True):
             bar = widgets.share_bar(float(s), self.pct(s), self.bar_len, color)
             bar.align_to(RIGHT * x0, LEFT).set_y(old.get_y())
-            # the old label goes before the new one comes: a bar's end moves, and with
-            # it its label, onto where the old labels of its neighbours were
-            anims += [ReplacementTransform(old[0], bar[0]),
-                      *widgets.out_then_in(old[1], bar[1], 0.1 * DOWN)]
+            anims.append(ReplacementTransform(old[0], bar[0]))
             new.add(bar)
-        self.play(*anims, head.animate.set_color(color), run_time=run_time)
+        # the old labels go, the bars stretch, the new labels come: a bar's end moves, and
+        # with it its label, onto where the old labels were
+        self.play(*[FadeOut(old[1], shift=0.1 * DOWN) for old in body], run_time=run_time / 4)
+        self.play(*anims, head.animate.set_color(color), run_time=run_time / 2)
+        self.play(*[FadeIn(bar[1], shift=0.1 * DOWN) for bar in new], run_time=run_time / 4)
         self.sm_bars = VGroup(head, new)
         self.add(self.sm_bars)

@@ -3,9 +3,9 @@ beat, re-timed), then a closing card pointing to the full explainer."""
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, VGroup
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.s15_recap_quiz import RecapQuizScene
 
 ITEM_MARKS = ("ia", "ib", "ic", "id")  # the closing card's lines appear as they are named
@@ -23,7 +23,7 @@ class OverviewFormulaScene(RecapQuizScene):
         formula, name, rows, lit = self.recap
         with self.beat("closing") as b:
             more = theme.text(self.s("more"), theme.BODY_SIZE + 6, theme.ACCENT, weight="BOLD")
-            items = VGroup(*[theme.text(f"·  {line}", theme.BODY_SIZE, theme.FG)
+            items = VGroup(*[theme.text(f"·  {line}", theme.BODY_SIZE, theme.FG, qkv=True)
                              for line in self.items("more_items")])
             items.arrange(DOWN, aligned_edge=LEFT, buff=0.32)
             card = VGroup(more, items).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
@@ -31,8 +31,9 @@ class OverviewFormulaScene(RecapQuizScene):
             theme.fit(card, theme.CONTENT_W - 0.6, room)
             card.move_to(UP * (theme.CONTENT_BOTTOM + room / 2)).set_x(0)
             b.until("full")
-            self.play(FadeOut(VGroup(name, rows, lit), shift=0.1 * DOWN),
-                      FadeIn(more, shift=0.1 * UP), run_time=b.rt(0.08, 0.7))
+            # the recap goes before the card's heading comes in where its name was
+            widgets.fade_through(self, VGroup(name, rows, lit), more, run_time=b.rt(0.08, 0.7),
+                                 shift=0.1 * UP)
             for line, mark in zip(items, ITEM_MARKS, strict=False):
                 b.until(mark)
                 self.play(FadeIn(line, shift=0.15 * RIGHT), run_time=b.rt(0.06, 0.5))

@@ -167,11 +167,11 @@ class DotProductScene(NarratedScene):
         boxed: left under the table it would read as that row's."""
         with self.beat("all_scores") as b:
             self.hold_working(self.prod)
-            self.play(FadeOut(self.prod), run_time=b.rt(0.03, 0.3))
             for i in range(1, self.n):
                 if i - 1 < len(ROW_MARKS):
                     b.until(ROW_MARKS[i - 1], lead=0.6)
-                self.play(self.k_box.animate.become(self._row_box(t, i)),
+                gone = [FadeOut(self.prod)] if i == 1 else []
+                self.play(*gone, self.k_box.animate.become(self._row_box(t, i)),
                           run_time=b.rt(0.03, 0.25))
                 self.play(FadeIn(t.score_cells[i], shift=0.3 * RIGHT),
                           Indicate(VGroup(*t.k_cells[i]), color=theme.K_COLOR),
@@ -184,9 +184,8 @@ class DotProductScene(NarratedScene):
         with self.beat("matching") as b:
             self.note = theme.text(self.s("match"), theme.BODY_SIZE, theme.GOOD)
             self.note.move_to(UP * t.y_prod)
-            self.play(*widgets.out_then_in(
-                VGroup(self.rule, self.name, self.q_box, self.k_box), self.note, 0.1 * DOWN),
-                run_time=b.rt(0.06, 0.6))
+            widgets.fade_through(self, VGroup(self.rule, self.name, self.q_box, self.k_box),
+                                 self.note, run_time=b.rt(0.06, 0.6), shift=0.1 * DOWN)
             shared = self.derived.fill_shared
             self.hit_q = VGroup(*[SurroundingRectangle(t.q_cells[j], color=theme.GOOD, buff=0.08)
                                   for j in sorted({j for row in shared for j in row})])
@@ -212,8 +211,8 @@ class DotProductScene(NarratedScene):
                                                     buff=0.08) for j in against_j])
             note2 = theme.text(self.s("negative"), theme.BODY_SIZE, theme.ACCENT)
             note2.move_to(self.note)
-            self.play(FadeOut(self.hits), FadeOut(self.hit_q),
-                      *widgets.out_then_in(self.note, note2), run_time=b.rt(0.06, 0.6))
+            widgets.fade_through(self, self.note, note2, FadeOut(self.hits), FadeOut(self.hit_q),
+                                 run_time=b.rt(0.06, 0.6))
             if len(against):
                 self.play(Create(against), run_time=b.rt(0.06, 0.7))
             b.until("low")
@@ -227,8 +226,8 @@ class DotProductScene(NarratedScene):
             nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT).move_to(self.note)
             score_box = SurroundingRectangle(VGroup(t.head_score, *t.score_cells),
                                              color=theme.ACCENT, buff=0.18)
-            self.play(FadeOut(against), *widgets.out_then_in(note2, nxt), Create(score_box),
-                      run_time=b.rt(0.08, 0.8))
+            widgets.fade_through(self, note2, nxt, FadeOut(against), Create(score_box),
+                                 run_time=b.rt(0.08, 0.8))
 
     # -- the table ------------------------------------------------------------------------------
     def _table(self) -> Table:

@@ -225,7 +225,7 @@ class WeightedSumScene(NarratedScene):
             spread = theme.text(self.s("spread"), theme.BODY_SIZE, theme.FG)
             theme.fit(spread, theme.CONTENT_W)
             spread.next_to(question, DOWN, buff=0.45)
-            self.play(*widgets.out_then_in(rows, spread, 0.1 * UP), run_time=b.rt(0.06, 0.6))
+            widgets.fade_through(self, rows, spread, run_time=b.rt(0.06, 0.6), shift=0.1 * UP)
             adjs = self.items("adj")
             cards = VGroup(*[self._card(a, theme.K_COLOR) for a in adjs],
                            self._card(self.s("noun"), theme.Q_COLOR))

@@ -100,8 +100,8 @@ class FormulaScene(NarratedScene):
 
         with self.beat("scale") as b:
             b.until("sd")
-            self.play(Transform(box, self._box(f.select("sd"))),
-                      *self.steps.swap(self.s("step2")), run_time=b.rt(0.1, 0.6))
+            self.steps.swap(self, self.s("step2"), Transform(box, self._box(f.select("sd"))),
+                            run_time=b.rt(0.1, 0.6))
             b.until("scaled")
             self.play(name[1].animate.set_color(theme.FG), name[0].animate.set_color(theme.ACCENT),
                       run_time=b.rt(0.05, 0.4))
@@ -113,10 +113,9 @@ class FormulaScene(NarratedScene):
 
         with self.beat("softmax") as b:
             b.until("sm")
-            self.play(Transform(box, self._box(f.select("sm"))),
-                      *self.steps.swap(self.s("step3")),
-                      FadeOut(pairs), name[0].animate.set_color(theme.FG),
-                      run_time=b.rt(0.1, 0.6))
+            self.steps.swap(self, self.s("step3"), Transform(box, self._box(f.select("sm"))),
+                            FadeOut(pairs), name[0].animate.set_color(theme.FG),
+                            run_time=b.rt(0.1, 0.6))
             rowsum = self._lines(self.items("rowsum"), (theme.FG, theme.Q_COLOR))
             rowsum.next_to(self.steps.mob, DOWN, buff=0.45, aligned_edge=LEFT)
             row_boxes = grid["row_boxes"]
@@ -140,9 +139,9 @@ class FormulaScene(NarratedScene):
             new = theme.text(self.s("new"), theme.SMALL_SIZE, theme.GOOD)
             new.next_to(outs, UP, buff=0.2)
             b.until("v")
-            self.play(Transform(box, self._box(VGroup(f.select("dot"), f.select("v")))),
-                      *self.steps.swap(self.s("step4")),
-                      FadeOut(rowsum), run_time=b.rt(0.1, 0.6))
+            self.steps.swap(self, self.s("step4"),
+                            Transform(box, self._box(VGroup(f.select("dot"), f.select("v")))),
+                            FadeOut(rowsum), run_time=b.rt(0.1, 0.6))
             mix = self._lines([self.s("mix")], (theme.V_COLOR,))
             mix.next_to(self.steps.mob, DOWN, buff=0.45, aligned_edge=LEFT)
             b.until("mix")
@@ -155,9 +154,8 @@ class FormulaScene(NarratedScene):
             para = self._lines(self.items("parallel"), (theme.FG, theme.GOOD))
             para.move_to([TEXT_X + para.width / 2, step_top - para.height / 2, 0])
             b.until("indep")
-            self.play(FadeOut(box), *widgets.out_then_in(VGroup(self.steps.mob, mix), para[0],
-                                                         0.1 * RIGHT),
-                      run_time=b.rt(0.1, 0.6))
+            widgets.fade_through(self, VGroup(self.steps.mob, mix), para[0], FadeOut(box),
+                                 run_time=b.rt(0.1, 0.6), shift=0.1 * RIGHT)
             b.until("all")
             self.play(*[Indicate(VGroup(row_boxes[i], arrows[i], outs[i]), color=theme.GOOD,
                                  scale_factor=1.0) for i in range(n)],

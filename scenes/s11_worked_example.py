@@ -131,8 +131,8 @@ class WorkedExampleScene(NarratedScene):
             div.arrange(RIGHT, buff=0.18).move_to(UP * CALC_Y)
             b.until("sqrt")
             self.hold_working(self.calc)
-            self.play(*self.steps.swap(self.s("step2")), FadeOut(self.calc),
-                      FadeIn(self.table[SCALED][0]), run_time=b.rt(0.05, 0.4))
+            self.steps.swap(self, self.s("step2"), FadeOut(self.calc),
+                            FadeIn(self.table[SCALED][0]), run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(div[0], shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
             b.until("about")
             self.play(FadeIn(div[1:], shift=0.1 * LEFT), run_time=b.rt(0.05, 0.4))
@@ -147,8 +147,8 @@ class WorkedExampleScene(NarratedScene):
         with self.beat("softmax") as b:
             b.until("exp")
             self.hold_working(self.calc)
-            self.play(*self.steps.swap(self.s("step3")), FadeOut(self.calc),
-                      FadeIn(self.table[EXP][0]), run_time=b.rt(0.1, 0.6))
+            self.steps.swap(self, self.s("step3"), FadeOut(self.calc),
+                            FadeIn(self.table[EXP][0]), run_time=b.rt(0.1, 0.6))
             for i, mark in zip(range(n), ("ea", "eb", "ec"), strict=False):
                 b.until(mark)
                 self.play(FadeIn(self.table[EXP][1][i], shift=0.2 * RIGHT),
@@ -201,8 +201,8 @@ class WorkedExampleScene(NarratedScene):
             theme.fit(line, theme.CONTENT_W).move_to(UP * CALC_Y)
             b.until("mix")
             self.hold_working(self.calc)
-            self.play(*self.steps.swap(self.s("step4")), FadeOut(self.calc),
-                      run_time=b.rt(0.08, 0.5))
+            self.steps.swap(self, self.s("step4"), FadeOut(self.calc),
+                            run_time=b.rt(0.08, 0.5))
             for i in range(n):
                 extra = [FadeIn(pluses[i - 1])] if i else []
                 self.play(*extra, FadeIn(self.terms[i], shift=0.1 * UP),
@@ -218,8 +218,10 @@ class WorkedExampleScene(NarratedScene):
             label = theme.text(self.s("result"), HEAD, theme.GOOD)
             label.next_to(self.out, UP, buff=0.25).align_to(self.out, RIGHT)
             b.until("new")
-            self.play(FadeOut(self.table[EXP][2]), FadeIn(label, shift=0.1 * UP),
-                      Indicate(self.out, color=theme.GOOD), run_time=b.rt(0.15, 1.0))
+            run = b.rt(0.15, 1.0)  # the total goes before the label comes where it was
+            self.play(FadeOut(self.table[EXP][2]), run_time=run / 3)
+            self.play(FadeIn(label, shift=0.1 * UP), Indicate(self.out, color=theme.GOOD),
+                      run_time=2 * run / 3)
             # the other words' parts of the blend: their rows in the table, their terms
             boxes = VGroup(*[SurroundingRectangle(self.terms[i], color=theme.GOOD, buff=0.08,
                                                   corner_radius=0.06) for i in others])

@@ -101,8 +101,8 @@ class RecapQuizScene(NarratedScene):
                 # on screen as it is read: the old answer goes and the question comes at once
                 # (the old out, then the new in: the questions sit at one place)
                 gone = [m for m in self.mobjects if m is not header]
-                self.play(*widgets.out_then_in(Group(*gone) if gone else None,
-                                               VGroup(tag, q), 0.1 * DOWN), run_time=0.4)
+                widgets.fade_through(self, Group(*gone) if gone else None, VGroup(tag, q),
+                                     run_time=0.4, shift=0.1 * DOWN)
 
             # the prompt is spoken first: the silence to think comes after its speech
             think = f"think{n}"

@@ -239,8 +239,8 @@ def table_column(head: str, cells: Sequence[Mobject], color: str, top: float, ro
 
 # -- step labels --------------------------------------------------------------------------------
 class StepLabel:
-    """The current step's name at a fixed spot; :meth:`swap` cross-fades to the next one
-    (text never morphs into other text)."""
+    """The current step's name at a fixed spot; :meth:`swap` replaces it by the next one:
+    out, then in (text never morphs into other text, nor fades in over it)."""
 
     def __init__(self, left: float, y: float, size: float = theme.BODY_SIZE,
                  weight: str = "NORMAL", y_is_top: bool = True) -> None:
@@ -257,14 +257,10 @@ class StepLabel:
         self.mob = label
         return label
 
-    def swap(self, s: str) -> list[Animation]:
-        """The old label out, then the new one in, within one ``play`` (never both legible
-        on top of each other)."""
+    def swap(self, scene: Scene, s: str, *others: Animation, run_time: float) -> Mobject:
+        """Play the old label out (with ``others``), then the new one in; returns it."""
         old = self.mob
-        new = self.make(s)
-        if old is None:
-            return [FadeIn(new, shift=0.15 * UP)]
-        return out_then_in(old, new)
+        return fade_through(scene, old, self.make(s), *others, run_time=run_time)
 
 
 # -- room for the numbers a file produces -------------------------------------------------------
@@ -365,10 +361,24 @@ def _second_half(t: float) -> float:
     return rate_functions.smooth(max(0.0, 2 * t - 1))
 
 
+def fade_through(scene: Scene, old: Mobject | None, new: Mobject, *others: Animation,
+                 run_time: float, shift=0.15 * UP) -> Mobject:
+    """Replace ``old`` by ``new`` at one place in two plays of half ``run_time`` each:
+    ``old`` (if any) fades out with ``others``, then ``new`` fades in. Two texts at one
+    place are never drawn over each other (a cross-fade shows both, half legible)."""
+    first = ([FadeOut(old, shift=shift)] if old is not None else []) + list(others)
+    if first:
+        scene.play(*first, run_time=run_time / 2)
+    scene.play(FadeIn(new, shift=shift), run_time=run_time / 2 if first else run_time)
+    return new
+
+
 def out_then_in(old: Mobject | None, new: Mobject | None, shift=0.15 * UP
                 ) -> list[Animation]:
-    """Animations for one ``play``: ``old`` fades out in its first half, ``new`` fades in
-    in its second, so two texts at one place are never drawn over each other."""
+    """Animations for one ``play`` with other changes: ``old`` fades out in its first half,
+    ``new`` fades in in its second, so two texts at one place are never drawn over each
+    other. Where nothing else must run across the swap, :func:`fade_through` (two plays)
+    says the same plainly."""
     anims: list[Animation] = []
     if old is not None:
         anims.append(FadeOut(old, shift=shift, rate_func=_first_half))
