@@ -4,8 +4,9 @@ Each text the theme draws is a unit (``scenes.legibility.tag`` marks its root). 
 both on boxes around the glyphs that show (opacity over 0.05):
 
 * :func:`collisions`, on one state of the stage: two texts whose boxes share more than
-  ``SHARE`` of the smaller one's area, or a text that crosses the edge of a filled shape
-  (a bar, a card) rather than sitting inside it or beside it.
+  ``SHARE`` of the smaller one's area (but a word lit over the same word in its sentence),
+  or a text that crosses the edge of a filled shape (a bar, a card) rather than sitting on
+  it or beside it.
 * :func:`overprints`, across one animation: a text that leaves (fades out, is replaced)
   where a text that comes in lands. While both are half visible, they read as one garbled
   word (an old label under a new one, digits settling over digits). A text moving to a new
@@ -26,6 +27,7 @@ __all__ = ["Shown", "collisions", "morphs", "overprints", "shown_texts"]
 
 SHARE = 0.2  # of the smaller box's area: less is a touch, not an overlap
 MIN_FILL = 0.5  # a shape filled at least this much hides what is under it
+COVERED = 0.75  # a text this much on a shape sits on it (a label on a chip a little smaller)
 _VISIBLE = 0.05
 
 
@@ -91,18 +93,25 @@ def _overlap(a, b) -> bool:
     return small > 0 and _shared(a, b) > SHARE * small
 
 
+def _highlight(a: Shown, b: Shown) -> bool:
+    """One text laid over the same words in the other (a word lit in its sentence)."""
+    small, big = (a, b) if _area(a.box) <= _area(b.box) else (b, a)
+    return small.text in big.text and _inside(small.box, big.box, 0.05)
+
+
 def collisions(mobjects: Sequence[Mobject]) -> list[str]:
     """Texts over texts, and texts across a filled shape's edge, in one state of the stage."""
     texts = shown_texts(mobjects)
     found = []
     for i, a in enumerate(texts):
         for b in texts[i + 1:]:
-            if not (a.glyphs & b.glyphs) and _overlap(a.box, b.box):
-                found.append(f"{a.text!r} overlaps {b.text!r}")
+            if a.glyphs & b.glyphs or not _overlap(a.box, b.box) or _highlight(a, b):
+                continue
+            found.append(f"{a.text!r} overlaps {b.text!r}")
     for shape in _filled_shapes(mobjects):
         for t in texts:
-            if (_shared(t.box, shape) > SHARE * _area(t.box) and not _inside(t.box, shape)
-                    and not _inside(shape, t.box)):
+            covered = _shared(t.box, shape) / max(_area(t.box), 1e-9)
+            if SHARE < covered < COVERED and not _inside(shape, t.box):
                 found.append(f"{t.text!r} crosses the edge of a filled shape")
     return found
 

@@ -65,3 +65,12 @@ def test_a_scene_reports_a_cross_fade_and_labels_left_on_top_of_each_other(
                for o in scene.overlaps)
     assert any("'second label' overlaps 'third label'" in o for o in scene.overlaps)
     assert scene.times.overlaps == tuple(scene.overlaps)
+
+
+def test_a_word_lit_over_itself_in_its_sentence_is_not_an_overlap() -> None:
+    sentence = theme.glyph_text("the language there: French", theme.BODY_SIZE)
+    word = theme.text("French", theme.BODY_SIZE, theme.K_COLOR).move_to(sentence[-6:])
+    assert overlap.collisions([sentence, word]) == []
+    other = theme.text("German", theme.BODY_SIZE).move_to(sentence[-6:])
+    assert overlap.collisions([sentence, other]) == [
+        "'the language there: French' overlaps 'German'"]
