@@ -50,6 +50,11 @@ def digest(value: object) -> str:
     return h.hexdigest()[:20]
 
 
+def sha256_bytes(data: bytes) -> str:
+    """The sha256 hex digest of ``data`` (the one home of hashing, with the helpers here)."""
+    return hashlib.sha256(data).hexdigest()
+
+
 def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:

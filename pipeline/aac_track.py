@@ -28,7 +28,6 @@ join packets from several files at chosen timestamps.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -38,7 +37,7 @@ from pathlib import Path
 import av
 import numpy as np
 
-from common.digests import file_digest
+from common.digests import file_digest, sha256_bytes
 from common.h264 import MediaError
 from pipeline import media, soundtrack
 from pipeline.keys import versions
@@ -106,7 +105,7 @@ def encode_scenes(store: SegmentStore, pcm: np.ndarray, offsets: Sequence[int],
             finally:
                 wav.unlink(missing_ok=True)
 
-        key = [hashlib.sha256(samples.tobytes()).hexdigest(), len(samples), AAC, CODE,
+        key = [sha256_bytes(samples.tobytes()), len(samples), AAC, CODE,
                versions()]
         return SceneEncode(store.get("aac", key, make, ".m4a"), lo)
 

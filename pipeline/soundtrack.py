@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from common.atomic import atomic_path
+
 RATE = 48_000
 
 
@@ -35,11 +37,9 @@ def build(placements: Sequence[tuple[float, Path]], samples: int, out: Path) -> 
 
 
 def write_wav(pcm: np.ndarray, out: Path) -> None:
-    """Write ``pcm`` (48 kHz mono int16) as a WAV, through a temporary name."""
-    tmp = out.with_suffix(".tmp.wav")
-    with wave.open(str(tmp), "wb") as w:
+    """Write ``pcm`` (48 kHz mono int16) as a WAV, atomically (``common.atomic``)."""
+    with atomic_path(out) as tmp, wave.open(str(tmp), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(RATE)
         w.writeframes(pcm.tobytes())
-    tmp.replace(out)

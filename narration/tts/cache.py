@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import threading
 from importlib import metadata
 from pathlib import Path
 
+from common.digests import sha256_bytes
 from narration.tts.base import DEFAULT_RATE, Engine, atomic_write_text, wav_duration
 from narration.tts.select import route
 from narration.types import Clip, WordTiming
@@ -45,7 +45,7 @@ def cache_key(engine_name: str, voice: str, rate: int | str, text: str) -> str:
     text)."""
     parts: list = [FORMAT_VERSION, engine_name, engine_version(engine_name), voice, rate, text]
     payload = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    return sha256_bytes(payload.encode("utf-8"))
 
 
 class AudioCache:

@@ -16,7 +16,6 @@ derived onsets fall from the audio's own.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import threading
 from collections.abc import Sequence
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from common.digests import sha256_bytes, sha256_file
 from narration.tts.base import clamp_words, lang_key, pcm16_to_pcm48, rate_wpm, write_wav
 from narration.types import TTSError, WordTiming
 
@@ -73,11 +73,7 @@ def model_files() -> tuple[Path, Path]:
 @cache
 def model_hash() -> str:
     """sha256 of the model file (part of the audio cache key)."""
-    h = hashlib.sha256()
-    with model_files()[0].open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return sha256_file(model_files()[0])
 
 
 _LOAD_LOCK = threading.Lock()
@@ -106,7 +102,7 @@ def settings_key() -> str:
     """A short hash of what shapes the audio besides the model and the rate (part of the
     voice name, so the audio cache never serves clips made with other settings)."""
     data = repr((_A, _B, _ESPEAK_SPEED, SENTENCE_PAUSE, PEAK)).encode()
-    return hashlib.sha256(data).hexdigest()[:8]
+    return sha256_bytes(data)[:8]
 
 
 def available() -> str | None:
