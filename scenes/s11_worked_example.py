@@ -130,12 +130,19 @@ class WorkedExampleScene(NarratedScene):
                                     theme.ACCENT))
             div.arrange(RIGHT, buff=0.18).move_to(UP * CALC_Y)
             b.until("sqrt")
+            # the step's label at once; the division where the scores' lines are, once they
+            # have shown long enough (Chinese reaches {@about} 1.5 s in, right after)
+            self.steps.swap(self, self.s("step2"), FadeIn(self.table[SCALED][0]),
+                            run_time=b.rt(0.05, 0.4))
             self.hold_working(self.calc)
-            self.steps.swap(self, self.s("step2"), FadeOut(self.calc),
-                            FadeIn(self.table[SCALED][0]), run_time=b.rt(0.05, 0.4))
-            self.play(FadeIn(div[0], shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
-            b.until("about")
-            self.play(FadeIn(div[1:], shift=0.1 * LEFT), run_time=b.rt(0.05, 0.4))
+            self.play(FadeOut(self.calc), run_time=b.rt(0.02, 0.2))
+            if b.time_to("about") > 0.3:
+                self.play(FadeIn(div[0], shift=0.1 * UP), run_time=b.rt(0.05, 0.3))
+                b.until("about")
+                self.play(FadeIn(div[1:], shift=0.1 * LEFT), run_time=b.rt(0.05, 0.4))
+            else:
+                b.until("about")
+                self.play(FadeIn(div, shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
             b.until("scaled")
             self.play(LaggedStart(*[FadeIn(c, shift=0.3 * RIGHT) for c in self.table[SCALED][1]],
                                   lag_ratio=0.6), run_time=b.rt(0.3, 2.4))
