@@ -49,6 +49,7 @@ from narration.scripts import ScriptError, check_parity, load_script  # noqa: E4
 from pipeline.config import DEFAULT_CACHE, BuildConfig, Inputs  # noqa: E402
 from qkv_math.derived import derive  # noqa: E402
 from qkv_math.numbers import DEFAULT_NUMBERS, NumbersError, load_numbers  # noqa: E402
+from scenes.contract import QUALITIES, Quality  # noqa: E402
 from scenes.registry import CUTS, SceneInfo, discover  # noqa: E402
 
 EXIT_BAD_INPUT = 2
@@ -104,9 +105,9 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                    help="which video: full = the whole explainer (about 17 minutes), "
                         "overview = the four steps in two minutes, on the same numbers "
                         "(OUT/<lang>/overview/), all = both (default: full)")
-    p.add_argument("--quality", choices=["low", "medium", "high", "4k"], default="high",
-                   help="low = 480p15, medium = 720p30, high = 1080p60, 4k = 2160p60 "
-                        "(default: high)")
+    p.add_argument("--quality", choices=list(QUALITIES), default="high",
+                   help=", ".join(f"{name} = {h}p{fps}" for name, (_w, h, fps)
+                                  in QUALITIES.items()) + " (default: high)")
     p.add_argument("--scenes", metavar="ID[,ID]",
                    help="render only these scenes of the cut, in video order (default: all; "
                         "see --list)")
@@ -334,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # Absolute: the scene processes run with the project as their working directory.
     config = BuildConfig(out=args.out.absolute(), cache=args.cache.absolute(),
-                         quality=args.quality,
+                         quality=Quality.of(args.quality),
                          jobs=args.jobs, burn_subs=args.burn_subs, clips=args.clips,
                          clip_height=args.clip_height, silent_clips=args.silent_clips,
                          verbose=args.verbose, accept_layout=args.accept_layout,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from narration.scripts import SceneScript
 from qkv_math.derived import Derived
 from qkv_math.numbers import Numbers
+from scenes.contract import Quality
 from scenes.registry import SceneInfo
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "qkv-explainer"
@@ -20,7 +21,7 @@ class BuildConfig:
 
     out: Path
     cache: Path  # root of the build cache: audio/, scenes/, segments/
-    quality: str = "high"
+    quality: Quality = field(default_factory=lambda: Quality.of("high"))
     jobs: int = 2
     burn_subs: bool = False
     clips: bool = True
@@ -42,7 +43,7 @@ class BuildConfig:
 
     def output_options(self) -> dict:
         """The options that change a language's outputs (part of its build key)."""
-        return {"quality": self.quality, "burn_subs": self.burn_subs, "clips": self.clips,
+        return {"quality": self.quality.name, "burn_subs": self.burn_subs, "clips": self.clips,
                 "clip_height": self.clip_height, "silent_clips": self.silent_clips,
                 "deck_captions": self.deck_captions}
 

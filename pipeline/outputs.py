@@ -30,7 +30,6 @@ from pipeline.cover import draw_cover
 from pipeline.keys import pipeline_code, versions
 from pipeline.progress import BuildProgress, Timer
 from pipeline.scene_jobs import SceneJob
-from pipeline.scene_render import QUALITIES
 from pipeline.segments import SegmentStore
 from scenes.registry import CUTS as CUT_NAMES
 
@@ -68,7 +67,7 @@ def language_key(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Scen
     return digest({
         "format": BUILD_FORMAT, "lang": lang, "cut": inputs.cut,
         "options": config.output_options(),
-        "render": QUALITIES[config.quality],
+        "render": (config.quality.width, config.quality.height, config.quality.fps),
         "scenes": [j.entry.key if j.entry else None for j in jobs],
         "pictures": [j.entry.video.sha256 if j.entry else None for j in jobs],
         "audio": [clips[(s.scene_id, b.id)].path.name for s in inputs.scripts[lang]
@@ -310,7 +309,7 @@ def write_master(parts: LanguageParts, config: BuildConfig, sound: Path, meta: P
     AAC), both subtitle tracks and the chapters (``meta``); checked, then measured."""
     lang, staged, other = parts.lang, parts.staged, other_lang(parts.lang)
     segs = parts.segments
-    width, height, _fps = QUALITIES[config.quality]
+    width, height = config.quality.width, config.quality.height
     with Timer(progress, "master") as t:
         video = parts.work / "video-only.mp4"
         media.concat_videos(parts.timed_segments, video)
@@ -333,7 +332,7 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
     lang, fps, staged = parts.lang, parts.fps, parts.staged
     other = other_lang(lang)
     cues, other_cues = tracks
-    width, height, _fps = QUALITIES[config.quality]
+    width, height = config.quality.width, config.quality.height
     with Timer(progress, "clips and deck") as t:
         spans = []
         for sc, c in zip(parts.scripts, parts.chapters, strict=True):
@@ -387,7 +386,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     work.mkdir(parents=True, exist_ok=True)
     staged.mkdir(parents=True, exist_ok=True)
     scripts = inputs.scripts[lang]
-    fps = QUALITIES[config.quality][2]
+    fps = config.quality.fps
     say = progress.say
 
     # Where every beat landed, from the scenes' own reports; scene lengths are whole frames.
@@ -453,7 +452,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         "title": title,
         "cut": cut,
         "duration": round(total, 3),
-        "quality": config.quality,
+        "quality": config.quality.name,
         "loudness": {"integrated_lufs": final.integrated_lufs,
                      "true_peak_dbtp": final.true_peak_dbtp,
                      "target_lufs": loudness.TARGET_LUFS,

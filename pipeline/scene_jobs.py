@@ -20,7 +20,7 @@ from pipeline.scene_render import QUALITIES, RenderedScene, RenderPool
 from pipeline.store import Entry, Lookup, Probe, SceneStore
 from pipeline.voice import beat_plans
 from scenes.context import script_digest
-from scenes.contract import BeatPlan, ScenePlan
+from scenes.contract import BeatPlan, Quality, ScenePlan
 from scenes.recording import read_inputs
 from scenes.registry import SceneInfo
 
@@ -41,7 +41,7 @@ class SceneJob:
 
     @property
     def frames(self) -> int:
-        fps = QUALITIES[self.probe.quality][2]
+        fps = Quality.of(self.probe.quality).fps
         return round((sum(b.slot for b in self.beats) + SCENE_TAIL) * fps)
 
 
@@ -50,7 +50,7 @@ def make_probe(store: SceneStore, inputs: Inputs, lang: str, quality: str,
     parts = {"beats": digest([b.id for b in beats]), "versions": digest(versions()),
              # The picture's format is part of what it is made from: the slot's folder name
              # alone let a 4k run find the high picture's segments (same key, same fps).
-             "render": digest([quality, *QUALITIES[quality]])}
+             "render": digest([quality, *QUALITIES[quality]])}  # as Quality.of(quality)
     for b in beats:
         parts[f"beat {b.id} timing"] = digest([b.slot, b.speech, b.marks])
     names, _files = store.recorded_names(script.scene_id, lang, quality)
@@ -66,7 +66,7 @@ def scene_jobs(config: BuildConfig, inputs: Inputs, store: SceneStore,
     for lang in inputs.langs:
         for info, script in zip(inputs.scenes, inputs.scripts[lang], strict=True):
             beats = beat_plans(script, clips[lang])
-            probe = make_probe(store, inputs, lang, config.quality, script, beats)
+            probe = make_probe(store, inputs, lang, config.quality.name, script, beats)
             jobs.append(SceneJob(lang, info, script, beats, probe, store.lookup(probe)))
     return jobs
 

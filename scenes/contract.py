@@ -36,6 +36,23 @@ class ContractError(ValueError):
 
 
 @dataclass(frozen=True)
+class Quality:
+    """A picture quality: its name (``--quality``), size and frame rate. Resolved once from
+    the option (:meth:`of`) and carried by the build's config."""
+
+    name: str
+    width: int
+    height: int
+    fps: int
+
+    @classmethod
+    def of(cls, name: str) -> Quality:
+        if name not in QUALITIES:
+            raise ContractError(f"unknown quality {name!r} (one of {', '.join(QUALITIES)})")
+        return cls(name, *QUALITIES[name])
+
+
+@dataclass(frozen=True)
 class BeatPlan:
     id: str
     slot: float  # seconds the beat lasts on screen (speech plus a pause)
@@ -92,12 +109,12 @@ class ScenePlan:
     @property
     def size(self) -> tuple[int, int]:
         """Frame width and height in pixels."""
-        w, h, _fps = QUALITIES[self.quality]
-        return w, h
+        q = Quality.of(self.quality)
+        return q.width, q.height
 
     @property
     def fps(self) -> int:
-        return QUALITIES[self.quality][2]
+        return Quality.of(self.quality).fps
 
 
 @dataclass(frozen=True)
