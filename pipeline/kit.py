@@ -10,10 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from common.atomic import atomic_write_text
 
 MIN_CHAPTER_S = 10.0
+
+
+class Chapter(NamedTuple):
+    """One scene's chapter: where it starts and ends in the video (s) and its title. A
+    tuple still, for the formats that take (start, end, title)."""
+
+    start: float
+    end: float
+    title: str
 
 
 def stamp(seconds: float) -> str:

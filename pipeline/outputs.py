@@ -28,6 +28,7 @@ from pipeline import deck, gops, kit, loudness, media, quality, scene_audio
 from pipeline.config import BuildConfig, Inputs
 from pipeline.cover import draw_cover
 from pipeline.keys import pipeline_code, versions
+from pipeline.kit import Chapter
 from pipeline.progress import BuildProgress, Timer
 from pipeline.scene_jobs import SceneJob
 from pipeline.segments import SegmentStore
@@ -252,8 +253,8 @@ def burn_deck_picture(clip: Path, starts: Sequence[int], cues: Sequence[Cue], la
         held.unlink(missing_ok=True)
 
 
-def container_chapters(master: Path, chapters: Sequence[tuple[float, float, str]]
-                       ) -> list[tuple[float, float, str]]:
+def container_chapters(master: Path, chapters: Sequence[Chapter]
+                       ) -> list[Chapter]:
     """``chapters`` with the times the master's container holds (milliseconds), so the
     description lists what a player shows."""
     held = media.probe(master).chapters
@@ -261,11 +262,11 @@ def container_chapters(master: Path, chapters: Sequence[tuple[float, float, str]
         raise media.MediaError(f"{master.name} holds {len(held)} chapter(s), "
                                f"expected {len(chapters)}")
     starts = [t for t, _title in held]
-    ends = [*starts[1:], chapters[-1][1]] if chapters else []
-    return [(s, e, c[2]) for s, e, c in zip(starts, ends, chapters, strict=True)]
+    ends = [*starts[1:], chapters[-1].end] if chapters else []
+    return [Chapter(s, e, c.title) for s, e, c in zip(starts, ends, chapters, strict=True)]
 
 
-def write_kit(staged: Path, lang: str, chapters: list[tuple[float, float, str]],
+def write_kit(staged: Path, lang: str, chapters: list[Chapter],
               cut: str = "full") -> None:
     """description.txt (title, summary, chapter list at the master's own chapter times) and
     thumbnail.png (the cut's cover, ``pipeline.cover``)."""
@@ -286,7 +287,7 @@ class LanguageParts:
     scripts: Sequence[SceneScript]
     jobs: Sequence[SceneJob]
     placed: Sequence[PlacedBeat]
-    chapters: Sequence[tuple[float, float, str]]
+    chapters: Sequence[Chapter]
     fps: int
     staged: Path  # the language's outputs, published whole at the end
     work: Path  # its scratch files
@@ -338,7 +339,7 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
         for sc, c in zip(parts.scripts, parts.chapters, strict=True):
             mine = [p for p in parts.placed if p.scene_id == sc.scene_id]
             spans.append(scene_clips.SceneSpan(
-                sc.scene_id, sc.title, c[0], c[1], " ".join(p.text.display for p in mine),
+                sc.scene_id, sc.title, c.start, c.end, " ".join(p.text.display for p in mine),
                 mine[0].end, mine[-1].end))
         # The clips' pictures are the master's segments, copied: no second encode.
         made = scene_clips.write_clips(
@@ -354,7 +355,7 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
             videos = deck_clips(
                 segments, [DeckItem(clip.video, job.entry.video.sha256,
                                     job.entry.video.starts,
-                                    scene_clips.shift_cues(cues, c[0], c[1]))
+                                    scene_clips.shift_cues(cues, c.start, c.end))
                            for job, clip, c in zip(parts.jobs, made, parts.chapters,
                                                    strict=True)],
                 lang, parts.work / "deck", fps, min(config.clip_height, height), config.jobs,
@@ -364,7 +365,7 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
         for sc, c, clip, video in zip(parts.scripts, parts.chapters, made, videos,
                                       strict=True):
             slides.append(deck.MovieSlide(video, clip.poster_last, tuple(
-                deck.Beat(p.start - c[0], p.text.display)
+                deck.Beat(p.start - c.start, p.text.display)
                 for p in parts.placed if p.scene_id == sc.scene_id), sc.title))
             slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived, by_id)
         deck.write_deck(deck.Deck(parts.title, deck.FORMULA,
@@ -391,7 +392,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
 
     # Where every beat landed, from the scenes' own reports; scene lengths are whole frames.
     placed: list[PlacedBeat] = []
-    chapters: list[tuple[float, float, str]] = []
+    chapters: list[Chapter] = []
     offset = 0.0
     for script, job in zip(scripts, jobs, strict=True):
         entry = job.entry
@@ -402,7 +403,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             placed.append(PlacedBeat(script.scene_id, beat.id, beat.text,
                                      offset + bt.start, offset + bt.end,
                                      clips[(script.scene_id, beat.id)]))
-        chapters.append((offset, offset + length, script.title))
+        chapters.append(Chapter(offset, offset + length, script.title))
         offset += length
     total_frames = sum(j.entry.video.frames for j in jobs if j.entry)
     total = total_frames / fps
@@ -411,7 +412,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     with Timer(progress, "soundtrack and subtitles"):
         # Each scene's narration at −14 LUFS (cached per scene), joined.
         sounds = [scene_audio.SceneSound(
-            tuple((p.start - c[0], p.clip.path) for p in placed if p.scene_id == sc.scene_id),
+            tuple((p.start - c.start, p.clip.path) for p in placed if p.scene_id == sc.scene_id),
             job.entry.video.frames, fps)
             for sc, c, job in zip(scripts, chapters, jobs, strict=True) if job.entry]
         scene_voices = scene_audio.scene_voices(segments, sounds, config.jobs)
@@ -464,7 +465,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         "scenes": [
             {
                 "id": s.scene_id, "title": s.title,
-                "start": round(c[0], 3), "end": round(c[1], 3),
+                "start": round(c.start, 3), "end": round(c.end, 3),
                 "beats": [
                     {"id": p.beat_id, "text": p.text.display, "spoken": p.text.spoken,
                      "voice": f"{p.clip.engine}:{p.clip.voice}", "start": round(p.start, 3),
@@ -480,10 +481,10 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         stills = measure_stills(jobs, fps)
         report = quality.build_report(
             lang, None, [(p.start, p.start + p.clip.duration) for p in placed], cues,
-            beats, [(j.info.scene_id, c[0], c[1], j.entry.times.warnings,
+            beats, [(j.info.scene_id, c.start, c.end, j.entry.times.warnings,
                      j.entry.times.layout) for j, c in zip(jobs, chapters, strict=True)
                     if j.entry], fps,
-            spans=quality.join_spans([(c[0], st) for c, st in zip(chapters, stills,
+            spans=quality.join_spans([(c.start, st) for c, st in zip(chapters, stills,
                                                                    strict=True)]),
             hold_limit=quality.HOLD_LIMITS[cut],
             smallest_text={j.info.scene_id: j.entry.times.smallest_text
