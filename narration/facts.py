@@ -83,9 +83,21 @@ def _mix(vfeats: dict[str, tuple[str, ...]], main_at: int, traces: tuple[int, ..
 
 
 def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
-    """Every fact a script may name, formatted later per language."""
+    """Every fact a script may name, formatted later per language: the worked example's,
+    the fill-in-the-blank example's (its numbers, then the claims that depend on them), the
+    projections' and the scaling experiment's."""
     f: dict[str, FactValue] = {}
-    we, fb, pj = numbers.worked_example, numbers.fill_blank, numbers.projections
+    _worked_facts(numbers, derived, f)
+    _fill_blank_numbers(numbers, derived, f)
+    _fill_blank_claims(numbers, derived, f)
+    _projection_facts(numbers, derived, f)
+    _scaling_facts(numbers, derived, f)
+    f["const.e"] = math.e
+    return f
+
+
+def _worked_facts(numbers: Numbers, derived: Derived, f: dict[str, FactValue]) -> None:
+    we = numbers.worked_example
     w = derived.worked
 
     _lang_list("we.token", we.tokens, f)
@@ -111,6 +123,9 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         f[f"we.exp.{i}"] = float(x)
     f["we.exp_total"] = derived.worked_exp_total
 
+
+def _fill_blank_numbers(numbers: Numbers, derived: Derived, f: dict[str, FactValue]) -> None:
+    fb = numbers.fill_blank
     _lang_list("fb.token", fb.tokens, f)
     _lang_list("fb.feature", fb.features, f)
     _lang_list("fb.vfeature", fb.value_features, f)
@@ -146,6 +161,13 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
     for i, row in enumerate(fb.K):
         for j, x in enumerate(row):
             f[f"fb.k.{i}.{j}"] = float(x)
+    f["fb.output_scaled"] = _vec(derived.fill_output_scaled)
+
+
+def _fill_blank_claims(numbers: Numbers, derived: Derived, f: dict[str, FactValue]) -> None:
+    """What the example's numbers say in words: what the blank asks for, what each key
+    matches, which word is lowest, what shifting the scores changes, what the output mixes."""
+    fb = numbers.fill_blank
     feats, vfeats = fb.features, fb.value_features
     wants = list(derived.fill_query_has)
     f["fb.wants"] = claim(
@@ -180,12 +202,14 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
          "en": f"the shares move; only {_joined(kept, fb.tokens, 'en')} happens to stay put"})
     f["fb.out_mix"] = _mix(fb.value_features, derived.fill_output_main,
                            derived.fill_output_traces, derived.fill_output_majority)
-    f["fb.output_scaled"] = _vec(derived.fill_output_scaled)
     f["fb.out_mix_scaled"] = _mix(fb.value_features, derived.fill_output_scaled_main,
                                   derived.fill_output_scaled_traces,
                                   derived.fill_output_scaled_majority)
 
-    # the projections: the asking word's x gives the blank's query, France's x its key and value
+
+def _projection_facts(numbers: Numbers, derived: Derived, f: dict[str, FactValue]) -> None:
+    """The asking word's x gives the blank's query, France's x its key and value."""
+    pj = numbers.projections
     f["pj.x_query"] = _vec(pj.x_query)
     f["pj.x_key"] = _vec(pj.x_key)
     for name, vec in (("q", derived.proj_q), ("k", derived.proj_k), ("v", derived.proj_v)):
@@ -193,6 +217,8 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         for j, x in enumerate(vec):
             f[f"pj.{name}.{j}"] = float(x)
 
+
+def _scaling_facts(numbers: Numbers, derived: Derived, f: dict[str, FactValue]) -> None:
     for i, row in enumerate(derived.scaling_rows):
         f[f"sc.d.{i}"] = row.d
         f[f"sc.sqrt_d.{i}"] = row.sqrt_d
@@ -209,6 +235,3 @@ def build_facts(numbers: Numbers, derived: Derived) -> dict[str, FactValue]:
         f[f"sc.amp.{i}"] = float(row.factor)
         f[f"sc.amp_top_raw.{i}"] = row.top_raw
         f[f"sc.amp_top_scaled.{i}"] = row.top_scaled
-
-    f["const.e"] = math.e
-    return f
