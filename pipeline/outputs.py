@@ -390,23 +390,8 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     fps = config.quality.fps
     say = progress.say
 
-    # Where every beat landed, from the scenes' own reports; scene lengths are whole frames.
-    placed: list[PlacedBeat] = []
-    chapters: list[Chapter] = []
-    offset = 0.0
-    for script, job in zip(scripts, jobs, strict=True):
-        entry = job.entry
-        assert entry is not None
-        times = entry.times
-        length = entry.video.frames / fps
-        for beat, bt in zip(script.beats, times.beats, strict=True):
-            placed.append(PlacedBeat(script.scene_id, beat.id, beat.text,
-                                     offset + bt.start, offset + bt.end,
-                                     clips[(script.scene_id, beat.id)]))
-        chapters.append(Chapter(offset, offset + length, script.title))
-        offset += length
-    total_frames = sum(j.entry.video.frames for j in jobs if j.entry)
-    total = total_frames / fps
+    placed, chapters = place_beats(scripts, jobs, clips, fps)
+    total = sum(j.entry.video.frames for j in jobs if j.entry) / fps
 
     segments = SegmentStore(config.cache / "segments")
     with Timer(progress, "soundtrack and subtitles"):
@@ -448,10 +433,52 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         write_kit(staged, lang, chapters, cut)
     say(f"[{lang}] master loudness: {final.integrated_lufs:.1f} LUFS, true peak "
         f"{final.true_peak_dbtp:.1f} dBTP")
+    write_manifest(parts, config, inputs, final, (cues, other_cues), total)
+    report = write_report(parts, beats, cues, both, progress)
+    for line in quality.summary(report):
+        say(f"[{lang}] {line}")
+    segments.prune()
+    files = {p.relative_to(staged).as_posix(): p.stat().st_size
+             for p in sorted(staged.rglob("*")) if p.is_file()}
+    atomic.write_json(staged / "build.json", {"key": key, "files": files})
+    final_dir = inputs.out_dir(config.out, lang)
+    move_into_place(staged, final_dir, cut)
+    shutil.rmtree(work, ignore_errors=True)  # the joined picture and wavs: not needed again
+    say(f"[{lang}] wrote {final_dir / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")
+
+
+def place_beats(scripts: Sequence[SceneScript], jobs: Sequence[SceneJob],
+                clips: dict[tuple[str, str], Clip], fps: int
+                ) -> tuple[list[PlacedBeat], list[Chapter]]:
+    """Where every beat landed, from the scenes' own reports, and each scene's chapter;
+    scene lengths are whole frames."""
+    placed: list[PlacedBeat] = []
+    chapters: list[Chapter] = []
+    offset = 0.0
+    for script, job in zip(scripts, jobs, strict=True):
+        entry = job.entry
+        assert entry is not None
+        length = entry.video.frames / fps
+        for beat, bt in zip(script.beats, entry.times.beats, strict=True):
+            placed.append(PlacedBeat(script.scene_id, beat.id, beat.text,
+                                     offset + bt.start, offset + bt.end,
+                                     clips[(script.scene_id, beat.id)]))
+        chapters.append(Chapter(offset, offset + length, script.title))
+        offset += length
+    return placed, chapters
+
+
+def write_manifest(parts: LanguageParts, config: BuildConfig, inputs: Inputs,
+                   final: loudness.Loudness, tracks: tuple[Sequence[Cue], Sequence[Cue]],
+                   total: float) -> None:
+    """manifest.json: the video's title, length, loudness, subtitles, voices and every
+    scene's and beat's times (what the page, the deck and a creator read)."""
+    lang, placed, other = parts.lang, parts.placed, other_lang(parts.lang)
+    cues, other_cues = tracks
     manifest = {
         "lang": lang,
-        "title": title,
-        "cut": cut,
+        "title": parts.title,
+        "cut": parts.cut,
         "duration": round(total, 3),
         "quality": config.quality.name,
         "loudness": {"integrated_lufs": final.integrated_lufs,
@@ -473,10 +500,18 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                     for p in placed if p.scene_id == s.scene_id
                 ],
             }
-            for s, c in zip(scripts, chapters, strict=True)
+            for s, c in zip(parts.scripts, parts.chapters, strict=True)
         ],
     }
-    atomic.write_json(staged / "manifest.json", manifest)
+    atomic.write_json(parts.staged / "manifest.json", manifest)
+
+
+def write_report(parts: LanguageParts, beats: list, cues: Sequence[Cue],
+                 both: Sequence[Cue], progress: BuildProgress) -> dict:
+    """report.json: still pictures, cues, layout, type sizes, overlaps, pronunciation and the
+    bilingual track, measured on what was made (``pipeline.quality``)."""
+    lang, jobs, chapters, placed, fps = (parts.lang, parts.jobs, parts.chapters, parts.placed,
+                                         parts.fps)
     with Timer(progress, "report") as t_report:
         stills = measure_stills(jobs, fps)
         report = quality.build_report(
@@ -486,33 +521,29 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                     if j.entry], fps,
             spans=quality.join_spans([(c.start, st) for c, st in zip(chapters, stills,
                                                                    strict=True)]),
-            hold_limit=quality.HOLD_LIMITS[cut],
+            hold_limit=quality.HOLD_LIMITS[parts.cut],
             smallest_text={j.info.scene_id: j.entry.times.smallest_text
                            for j in jobs if j.entry},
             lopsided={j.info.scene_id: j.entry.times.lopsided for j in jobs if j.entry},
             overlaps={j.info.scene_id: j.entry.times.overlaps for j in jobs if j.entry})
-        report["cut"] = cut
+        report["cut"] = parts.cut
     with Timer(progress, "pronunciation"):
         report["pronunciation"] = pronunciation.check(
             lang, [(p.scene_id, p.beat_id, p.text) for p in placed]).to_json()
     report["bilingual"] = quality.bilingual_report(both, own_zh=lang == "zh")
     report["seconds_to_measure"] = round(t_report.seconds, 2)
-    atomic.write_json(staged / "report.json", report)
-    segments.prune()
-    for line in quality.summary(report):
-        say(f"[{lang}] {line}")
-    files = {p.relative_to(staged).as_posix(): p.stat().st_size
-             for p in sorted(staged.rglob("*")) if p.is_file()}
-    atomic.write_json(staged / "build.json", {"key": key, "files": files})
-    final = inputs.out_dir(config.out, lang)
+    atomic.write_json(parts.staged / "report.json", report)
+    return report
+
+
+def move_into_place(staged: Path, final: Path, cut: str) -> None:
+    """Replace the language's folder with ``staged`` whole; the full explainer's folder
+    holds the other cuts' folders: they are carried over."""
     if cut == "full":
-        # The other cuts' folders live inside the full explainer's: carry them over.
         for name in CUT_NAMES:
             if name != "full" and (final / name).is_dir():
                 os.replace(final / name, staged / name)
     atomic.replace_dir(staged, final)
-    shutil.rmtree(work, ignore_errors=True)  # the joined picture and wavs: not needed again
-    say(f"[{lang}] wrote {final / 'video.mp4'} ({total:.1f} s, {len(cues)} cues)")
 
 
 def measure_stills(jobs: list[SceneJob], fps: int) -> list[list[tuple[float, float]]]:
