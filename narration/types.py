@@ -30,7 +30,7 @@ class Cue:
 
 
 @dataclass(frozen=True)
-class Clip:
+class SpeechClip:
     """A synthesized narration clip: a 48 kHz mono 16-bit WAV file and its word timings."""
 
     path: Path

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from narration.tts.cache import AudioCache
-from narration.types import Clip
+from narration.types import SpeechClip
 from pipeline.config import BuildConfig, Inputs
 from pipeline.outputs import build_language, language_key, previous_key
 from pipeline.progress import BuildProgress, Timer
@@ -66,7 +66,7 @@ def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
     summary = Summary()
     store = SceneStore(config.scene_cache)
     cache = AudioCache(config.audio_cache)
-    clips: dict[str, dict[tuple[str, str], Clip]] = {}
+    clips: dict[str, dict[tuple[str, str], SpeechClip]] = {}
     complete = list(inputs.scenes)
     with Timer(progress, "voice"):
         for lang in inputs.langs:

@@ -22,7 +22,7 @@ from narration.numfmt import LANGS
 from narration.placeholders import Resolved
 from narration.scripts import SceneScript, video_cover, video_summary, video_title
 from narration.subtitles import build_track
-from narration.types import Clip, Cue, WordTiming
+from narration.types import Cue, SpeechClip, WordTiming
 from pipeline import clips as scene_clips
 from pipeline import deck, gops, kit, loudness, media, quality, scene_audio
 from pipeline.config import BuildConfig, Inputs
@@ -44,7 +44,7 @@ class PlacedBeat:
     text: Resolved
     start: float  # absolute seconds in the video
     end: float
-    clip: Clip
+    clip: SpeechClip
 
 
 def display_words(beat_text: Resolved, words: tuple[WordTiming, ...]) -> list[WordTiming]:
@@ -62,7 +62,7 @@ def other_lang(lang: str) -> str:
 
 
 def language_key(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[SceneJob],
-                 clips: dict[tuple[str, str], Clip]) -> str:
+                 clips: dict[tuple[str, str], SpeechClip]) -> str:
     """The digest of everything a language's outputs are made from (all scenes reused)."""
     other = other_lang(lang)
     return digest({
@@ -377,7 +377,7 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
 
 
 def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[SceneJob],
-                   clips: dict[tuple[str, str], Clip], key: str, staged: Path,
+                   clips: dict[tuple[str, str], SpeechClip], key: str, staged: Path,
                    progress: BuildProgress) -> None:
     """Every output of one language into ``staged``, then moved to its folder
     (``OUT/<lang>``, or ``OUT/<lang>/overview`` for the overview)."""
@@ -448,7 +448,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
 
 
 def place_beats(scripts: Sequence[SceneScript], jobs: Sequence[SceneJob],
-                clips: dict[tuple[str, str], Clip], fps: int
+                clips: dict[tuple[str, str], SpeechClip], fps: int
                 ) -> tuple[list[PlacedBeat], list[Chapter]]:
     """Where every beat landed, from the scenes' own reports, and each scene's chapter;
     scene lengths are whole frames."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from common.digests import digest
 from narration.scripts import SceneScript
 from narration.timeline import SCENE_TAIL
-from narration.types import Clip
+from narration.types import SpeechClip
 from pipeline.config import BuildConfig, Inputs
 from pipeline.keys import versions
 from pipeline.progress import BuildProgress, Timer
@@ -61,7 +61,7 @@ def make_probe(store: SceneStore, inputs: Inputs, lang: str, quality: str,
 
 
 def scene_jobs(config: BuildConfig, inputs: Inputs, store: SceneStore,
-               clips: dict[str, dict[tuple[str, str], Clip]]) -> list[SceneJob]:
+               clips: dict[str, dict[tuple[str, str], SpeechClip]]) -> list[SceneJob]:
     jobs = []
     for lang in inputs.langs:
         for info, script in zip(inputs.scenes, inputs.scripts[lang], strict=True):

@@ -14,7 +14,7 @@ from narration.scripts import SceneScript
 from narration.timeline import beat_slot
 from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
-from narration.types import Clip
+from narration.types import SpeechClip
 from scenes.contract import BeatPlan
 
 
@@ -23,7 +23,7 @@ def _stderr(msg: str) -> None:
 
 
 def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache,
-               say=_stderr) -> dict[tuple[str, str], Clip]:
+               say=_stderr) -> dict[tuple[str, str], SpeechClip]:
     """One clip per beat (cached); progress through ``say`` (default: stderr).
 
     Kokoro's beats are made by a few threads sharing the process's one ONNX Runtime
@@ -31,17 +31,17 @@ def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache,
     the machine's cores; the other engines speak one beat at a time, as before.
     """
     beats = [(s.scene_id, b) for s in scripts for b in s.beats]
-    clips: dict[tuple[str, str], Clip] = {}
+    clips: dict[tuple[str, str], SpeechClip] = {}
     t0 = time.monotonic()
     before = cache.synthesized
 
-    def one(beat) -> tuple[Clip, bool]:
+    def one(beat) -> tuple[SpeechClip, bool]:
         made = cache.synthesized_by_this_thread()
         clip = cache.get_or_synthesize(engine, beat.text.spoken, None, narration_rate(lang),
                                        lang)
         return clip, cache.synthesized_by_this_thread() > made
 
-    def report(n: int, scene_id: str, beat, clip: Clip, fresh: bool) -> None:
+    def report(n: int, scene_id: str, beat, clip: SpeechClip, fresh: bool) -> None:
         clips[(scene_id, beat.id)] = clip
         record_engine(beat.text.spoken, clip.engine)  # the pronunciation check reads it
         if fresh:
@@ -76,7 +76,7 @@ def _voice_workers(engine, lang: str) -> int:
     return max(1, min(4, os.cpu_count() or 1)) if name == "kokoro" else 1
 
 
-def beat_plans(script: SceneScript, clips: dict[tuple[str, str], Clip]
+def beat_plans(script: SceneScript, clips: dict[tuple[str, str], SpeechClip]
                ) -> tuple[BeatPlan, ...]:
     """Slot, speech length and cue-mark times of each beat, from its clip."""
     out = []
@@ -88,11 +88,11 @@ def beat_plans(script: SceneScript, clips: dict[tuple[str, str], Clip]
 
 
 def cached_clips(cache: AudioCache, engine, scripts: list[SceneScript], lang: str
-                 ) -> tuple[dict[tuple[str, str], Clip], list[str]]:
+                 ) -> tuple[dict[tuple[str, str], SpeechClip], list[str]]:
     """The beats' clips already cached, and the beats (scene.beat) still to synthesize."""
     from narration.tts.select import route
 
-    found: dict[tuple[str, str], Clip] = {}
+    found: dict[tuple[str, str], SpeechClip] = {}
     missing = []
     rate = narration_rate(lang)
     for s in scripts:

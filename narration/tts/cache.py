@@ -11,7 +11,7 @@ from pathlib import Path
 from common.digests import sha256_bytes
 from narration.tts.base import DEFAULT_RATE, Engine, atomic_write_text, wav_duration
 from narration.tts.select import route
-from narration.types import Clip, WordTiming
+from narration.types import SpeechClip, WordTiming
 
 FORMAT_VERSION = "qkv-tts/1 wav48k-mono-s16"
 """Part of every key: bump it when the audio format or the timing rules change."""
@@ -80,7 +80,7 @@ class AudioCache:
         voice: str | None,
         rate: int | str | None,
         lang: str,
-    ) -> Clip:
+    ) -> SpeechClip:
         """The cached clip for these settings, synthesizing it on a miss.
 
         ``voice=None`` means ``engine.default_voice(lang)``; ``rate=None`` normal speed.
@@ -97,7 +97,7 @@ class AudioCache:
                      voice)
 
     def lookup(self, engine_name: str, text: str, voice: str, rate: int | str
-               ) -> Clip | None:
+               ) -> SpeechClip | None:
         """The cached clip, or None if missing or unreadable."""
         key = cache_key(engine_name, voice, rate, text)
         wav, meta_path = self.paths(key)
@@ -107,11 +107,11 @@ class AudioCache:
                 return None
             words = tuple(WordTiming(*map(float, w[:2]), *map(int, w[2:])) for w in meta["words"])
             self.used.add(key)
-            return Clip(wav, float(meta["duration"]), words, meta["engine"], meta["voice"])
+            return SpeechClip(wav, float(meta["duration"]), words, meta["engine"], meta["voice"])
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def _get_or_make(self, engine: Engine, text: str, voice: str, rate: int | str) -> Clip:
+    def _get_or_make(self, engine: Engine, text: str, voice: str, rate: int | str) -> SpeechClip:
         clip = self.lookup(engine.name, text, voice, rate)
         if clip is not None:
             return clip
@@ -138,7 +138,7 @@ class AudioCache:
         except BaseException:
             wav.unlink(missing_ok=True)
             raise
-        return Clip(wav, duration, tuple(words), engine.name, voice)
+        return SpeechClip(wav, duration, tuple(words), engine.name, voice)
 
     def prune(self, older_than_days: float = 30.0) -> int:
         """Remove clips this instance did not use and none used for ``older_than_days``

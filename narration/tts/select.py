@@ -139,7 +139,7 @@ class AutoEngine:
     Which engine spoke: ``last_engine`` is the concrete engine that produced (or, through
     ``AudioCache``, had cached) the last clip; ``active`` is the one the next request goes
     to first; ``fell_back`` says whether the switch happened. ``AudioCache`` stores each
-    clip under, and reports in ``Clip.engine``, the concrete engine -- never "auto".
+    clip under, and reports in ``SpeechClip.engine``, the concrete engine -- never "auto".
     """
 
     name = "auto"
