@@ -48,7 +48,9 @@ WORDS = {
 
 
 @dataclass(frozen=True)
-class Beat:
+class SlideBeat:
+    """A beat as a slide shows it: its start in the clip and its text (the notes and captions)."""
+
     start: float  # seconds from the clip's start
     text: str
 
@@ -57,7 +59,7 @@ class Beat:
 class MovieSlide:
     video: Path
     poster: Path  # the scene's fullest frame (its last beat's end)
-    beats: tuple[Beat, ...]
+    beats: tuple[SlideBeat, ...]
     title: str = ""  # the scene's title: the slide's (off-screen) title and its alt text
 
 

@@ -365,7 +365,7 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
         for sc, c, clip, video in zip(parts.scripts, parts.chapters, made, videos,
                                       strict=True):
             slides.append(deck.MovieSlide(video, clip.poster_last, tuple(
-                deck.Beat(p.start - c.start, p.text.display)
+                deck.SlideBeat(p.start - c.start, p.text.display)
                 for p in parts.placed if p.scene_id == sc.scene_id), sc.title))
             slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived, by_id)
         deck.write_deck(deck.Deck(parts.title, deck.FORMULA,

@@ -54,7 +54,7 @@ def decks(tmp_path_factory) -> dict[str, tuple[Path, dict]]:
         slides: list[deck.Slide] = []
         for sc in scripts.values():
             slides.append(deck.MovieSlide(video, poster, tuple(
-                deck.Beat(2.0 * k, b.text.display) for k, b in enumerate(sc.beats)), sc.title))
+                deck.SlideBeat(2.0 * k, b.text.display) for k, b in enumerate(sc.beats)), sc.title))
             slides += deck.static_slides(sc, lang, numbers, derived, scripts)
         path = tmp / lang / "slides.pptx"
         path.parent.mkdir()
