@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from narration.tts.base import Engine
 from narration.tts.cache import AudioCache
 from narration.types import SpeechClip
 from pipeline.config import BuildConfig, Inputs
@@ -59,7 +60,7 @@ class Summary:
         return out
 
 
-def build(config: BuildConfig, inputs: Inputs, engine, progress: BuildProgress,
+def build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildProgress,
           plan_only: bool = False) -> Summary:
     """Build every language in ``inputs.langs``; with ``plan_only``, only say what would be
     reused or rebuilt, and why."""

@@ -12,7 +12,7 @@ from narration.marks import mark_times
 from narration.pronunciation import record_engine
 from narration.scripts import SceneScript
 from narration.timeline import beat_slot
-from narration.tts.base import narration_rate
+from narration.tts.base import Engine, narration_rate
 from narration.tts.cache import AudioCache
 from narration.types import SpeechClip
 from scenes.contract import BeatPlan
@@ -22,7 +22,7 @@ def _stderr(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache,
+def synthesize(lang: str, scripts: list[SceneScript], engine: Engine, cache: AudioCache,
                say=_stderr) -> dict[tuple[str, str], SpeechClip]:
     """One clip per beat (cached); progress through ``say`` (default: stderr).
 
@@ -65,7 +65,7 @@ def synthesize(lang: str, scripts: list[SceneScript], engine, cache: AudioCache,
     return clips
 
 
-def _voice_workers(engine, lang: str) -> int:
+def _voice_workers(engine: Engine, lang: str) -> int:
     """Threads for the voice stage: up to 4 (the cores) when Kokoro speaks, else 1."""
     from narration.tts.select import route
 
@@ -87,7 +87,7 @@ def beat_plans(script: SceneScript, clips: dict[tuple[str, str], SpeechClip]
     return tuple(out)
 
 
-def cached_clips(cache: AudioCache, engine, scripts: list[SceneScript], lang: str
+def cached_clips(cache: AudioCache, engine: Engine, scripts: list[SceneScript], lang: str
                  ) -> tuple[dict[tuple[str, str], SpeechClip], list[str]]:
     """The beats' clips already cached, and the beats (scene.beat) still to synthesize."""
     from narration.tts.select import route
