@@ -24,7 +24,14 @@ a number, a word or a tight phrase (``narration.phrases``). Then by grammar:
   or another determiner (unless the preposition ends its phrase: "looking for / is"), an
   auxiliary or contraction ("is often / spread", "they're / what", "the blank's / query")
   or a question word ("how far / a dot product"), or between an infinitive or a modal's
-  verb and the object that follows ("to keep / the numbers").
+  verb and the object that follows ("to keep / the numbers"); inside a noun phrase, before
+  its head ("the 4 / words", "the same / three matrices", "a negative / key entry", "the
+  error / signal", "all the words' / values"); between a formula's operator and its
+  operand ("Q times / K"), an adverb and its verb ("already / mixed"), a particle and a
+  bare noun object ("mixed in | neighbours"), a label and its short value at a colon
+  ("France: | “French”", "summed: | 2."); and a cue starting with a relative clause cut
+  off from a short noun phrase, or a short relative clause ("a Key, | which gets
+  matched").
 """
 
 from __future__ import annotations
@@ -628,6 +635,8 @@ def _en_grammar(text: str, q: int, p: int) -> tuple[str, str] | None:
     if (last in EN_AUXILIARIES and nxt.isalpha()) or (
             len(left) >= 2 and _bare(left[-2]) in EN_AUXILIARIES and last in EN_ADVERBS):
         return "verb", f"an auxiliary and its verb split ({left[-1]}|{right[0]})"
+    if last in EN_ADVERBS and _content(nxt) and not nxt.endswith("ly"):
+        return "verb", f"an adverb and the word it modifies split ({left[-1]}|{right[0]})"
     if last in EN_WH or (len(left) >= 2 and _bare(left[-2]) == "how"):
         return "clause", f"a question word and its clause split ({left[-1]}|{right[0]})"
     np_split = _np_split(left, right)
