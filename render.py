@@ -42,13 +42,11 @@ def _ensure_dependencies() -> None:
 if __name__ == "__main__":
     _ensure_dependencies()
 
-from narration.facts import build_facts  # noqa: E402
 from narration.fit import check_fit  # noqa: E402
 from narration.numfmt import LANGS  # noqa: E402
 from narration.scripts import ScriptError, check_parity, load_script  # noqa: E402
-from pipeline.config import DEFAULT_CACHE, BuildConfig, Inputs  # noqa: E402
-from qkv_math.derived import derive  # noqa: E402
-from qkv_math.numbers import DEFAULT_NUMBERS, NumbersError, load_numbers  # noqa: E402
+from pipeline.config import DEFAULT_CACHE, BuildConfig, Inputs, Source, read_source  # noqa: E402
+from qkv_math.numbers import DEFAULT_NUMBERS, NumbersError  # noqa: E402
 from scenes.contract import QUALITIES, Quality  # noqa: E402
 from scenes.registry import CUTS, SceneInfo, discover  # noqa: E402
 
@@ -213,13 +211,11 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     return args
 
 
-def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo], cut: str = "full"
-                ) -> Inputs | None:
+def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo], source: Source,
+                cut: str = "full") -> Inputs | None:
     """The checked inputs of one cut (None when --scenes picks none of its scenes)."""
-    numbers_path = (args.numbers or DEFAULT_NUMBERS).resolve()
-    numbers = load_numbers(numbers_path)
-    derived = derive(numbers)
-    facts = build_facts(numbers, derived)
+    numbers_path, numbers, derived, facts = (source.path, source.numbers, source.derived,
+                                             source.facts)
     chosen = [s for s in all_scenes if s.cut == cut and s.scene_id in set(args.scene_ids)]
     if not chosen:
         return None
@@ -231,10 +227,9 @@ def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo], cut: str 
     return Inputs(numbers_path, numbers, derived, chosen, scripts, langs, cut)
 
 
-def list_scenes(all_scenes: list[SceneInfo], cuts: list[str]) -> int:
+def list_scenes(all_scenes: list[SceneInfo], cuts: list[str], source: Source) -> int:
     """One line per scene: its id, its cut and its title in each language."""
-    numbers = load_numbers()
-    facts = build_facts(numbers, derive(numbers))
+    facts = source.facts
     for s in all_scenes:
         if s.cut not in cuts:
             continue
@@ -318,10 +313,12 @@ def main(argv: list[str] | None = None) -> int:
     all_scenes = discover(cut=None)
     args = parse_args(argv, all_scenes)
     try:
+        source = read_source(args.numbers)  # once a run, handed on
         if args.list:
-            return list_scenes(all_scenes, args.cuts)
+            return list_scenes(all_scenes, args.cuts, source)
         # Every cut's inputs are checked before anything is synthesized or written.
-        cut_inputs = [i for i in (load_inputs(args, all_scenes, c) for c in args.cuts) if i]
+        cut_inputs = [i for i in (load_inputs(args, all_scenes, source, c) for c in args.cuts)
+                      if i]
     except (NumbersError, ScriptError) as err:
         _say(f"error: {err}")
         return EXIT_BAD_INPUT
@@ -393,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     if summary.langs_built or not (args.out / "index.html").is_file():
         from pipeline.page import write_page
 
-        page = write_page(args.out, list(LANGS), args.numbers, config.cache)
+        page = write_page(args.out, list(LANGS), source.numbers, config.cache)
         if page is not None:
             _say(f"preview page: {page} ({page.stat().st_size / 1e6:.1f} MB)")
     _say(f"summary: voice {summary.voiced} beats, {summary.synthesized} synthesized; "

@@ -21,19 +21,16 @@ import uuid
 from pathlib import Path
 
 from narration import pronunciation
-from narration.facts import build_facts
 from narration.numfmt import LANGS
 from narration.scripts import check_parity, load_script
 from narration.subtitles import build_track
 from narration.timeline import still_while_speaking
 from narration.tts.cache import AudioCache
 from narration.tts.select import choose_engine
-from pipeline.config import DEFAULT_CACHE
+from pipeline.config import DEFAULT_CACHE, read_source
 from pipeline.outputs import display_words
 from pipeline.quality import HOLD_LIMIT, cue_report, pronunciation_summary
 from pipeline.voice import beat_plans, synthesize
-from qkv_math.derived import derive
-from qkv_math.numbers import DEFAULT_NUMBERS, load_numbers
 from scenes.contract import ContractError, ScenePlan, SceneReport
 from scenes.registry import discover
 
@@ -53,9 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         wanted = args.scenes.split(",")
         infos = [i for i in infos if i.scene_id in wanted]
     check_parity([i.scene_id for i in infos])
-    numbers = load_numbers(args.numbers)
-    facts = build_facts(numbers, derive(numbers))
-    numbers_path = (args.numbers or DEFAULT_NUMBERS).resolve()
+    source = read_source(args.numbers)  # as render.py reads it
+    facts, numbers_path = source.facts, source.path
     engine = choose_engine(args.tts, warn=print)
     cache = AudioCache(args.cache / "audio")
     bad = False

@@ -6,9 +6,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from narration.facts import build_facts
+from narration.placeholders import FactValue
 from narration.scripts import SceneScript
-from qkv_math.derived import Derived
-from qkv_math.numbers import Numbers
+from qkv_math.derived import Derived, derive
+from qkv_math.numbers import DEFAULT_NUMBERS, Numbers, load_numbers
 from scenes.contract import Quality
 from scenes.registry import SceneInfo
 
@@ -46,6 +48,25 @@ class BuildConfig:
         return {"quality": self.quality.name, "burn_subs": self.burn_subs, "clips": self.clips,
                 "clip_height": self.clip_height, "silent_clips": self.silent_clips,
                 "deck_captions": self.deck_captions}
+
+
+@dataclass(frozen=True)
+class Source:
+    """The numbers file, read and checked once a run and handed on: its path, its numbers,
+    what they derive and the facts the scripts name."""
+
+    path: Path
+    numbers: Numbers
+    derived: Derived
+    facts: dict[str, FactValue]
+
+
+def read_source(path: Path | None) -> Source:
+    """Load and check the numbers file (``None``: the shipped one); raises NumbersError."""
+    resolved = (path or DEFAULT_NUMBERS).resolve()
+    numbers = load_numbers(resolved)
+    derived = derive(numbers)
+    return Source(resolved, numbers, derived, build_facts(numbers, derived))
 
 
 @dataclass(frozen=True)

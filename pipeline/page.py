@@ -34,6 +34,7 @@ from pathlib import Path
 from common.atomic import atomic_write_text
 from common.digests import FileContent, digest
 from narration import style
+from qkv_math.numbers import Numbers
 
 LABELS = {"zh": "中文", "en": "English"}
 _QUESTION = re.compile(r"q(\d+)$")
@@ -53,7 +54,7 @@ def _clip_cues(cues: list[list], start: float, end: float) -> list[list]:
             for a, b, t in cues if b > start and a < end]
 
 
-def lab_data(numbers_path: Path | str | None) -> dict:
+def lab_data(numbers: Numbers | Path | str | None) -> dict:
     """The interactive lab's numbers, every one computed by qkv_math here (the page does no
     attention maths, it only picks): the fill-in-the-blank query and keys, and at each step
     of the amplification slider, without and with the division by √d (d the key length),
@@ -66,7 +67,7 @@ def lab_data(numbers_path: Path | str | None) -> dict:
     from narration import numfmt
     from qkv_math import attention, load_numbers
 
-    fb = load_numbers(numbers_path).fill_blank
+    fb = (numbers if isinstance(numbers, Numbers) else load_numbers(numbers)).fill_blank
     dim = int(fb.K.shape[1])
     langs = list(fb.tokens)
     out: dict = {"query": [float(x) for x in fb.query], "keys": fb.K.tolist(),
@@ -118,8 +119,9 @@ def _overview(out: Path, lang: str) -> dict | None:
             "duration": m.get("duration", 0), "tracks": tracks}
 
 
-def page_data(out: Path, langs: list[str], numbers_path: Path | str | None = None) -> dict:
-    data: dict = {"langs": [], "videos": {}, "lab": lab_data(numbers_path)}
+def page_data(out: Path, langs: list[str], numbers: Numbers | Path | str | None = None
+              ) -> dict:
+    data: dict = {"langs": [], "videos": {}, "lab": lab_data(numbers)}
     for lang in langs:
         manifest_path = out / lang / "manifest.json"
         overview = _overview(out, lang)
@@ -505,11 +507,11 @@ def _subset_face(chars: str) -> str:
             f'src: url(data:font/woff2;base64,{data}) format("woff2"); }}')
 
 
-def write_page(out: Path, langs: list[str], numbers_path: Path | str | None = None,
+def write_page(out: Path, langs: list[str], numbers: Numbers | Path | str | None = None,
                cache: Path | None = None) -> Path | None:
     """Write ``out/index.html`` for the languages rendered there; None if there are none
     (the font's subset kept in ``cache``, if given)."""
-    data = page_data(out, langs, numbers_path)
+    data = page_data(out, langs, numbers)
     if not data["langs"]:
         return None
     first_lang = data["langs"][0]
