@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from narration.segment import group_depth, word_boundaries
 from narration.subtitles import EN_MAX_CHARS, ZH_MAX_CHARS, line_width
 from narration.types import Cue
+from narration.wordseg import group_depth, word_boundaries
 
 _SENTENCE = frozenset("。.！!？?")
 _CLAUSE = frozenset("；;：:—")

@@ -10,7 +10,7 @@ limits allow; the quality report (``pipeline.quality``) counts every problem tha
 What is bad, in both languages: a break inside brackets or quotes that fit on a line, inside
 a number, a word or a tight phrase (``narration.phrases``). Then by grammar:
 
-* Chinese, from jieba's part-of-speech tags (``narration.segment.pos_tokens``): a line
+* Chinese, from jieba's part-of-speech tags (``narration.wordseg.pos_tokens``): a line
   starting with a particle or postposition (``u*``: 的 地 得 了 着; ``f``: 上 里 中 之前;
   ``y``), a line ending with a preposition (``p``) or a conjunction (``c``), or with a verb
   whose object or complement follows (``v`` then a noun, pronoun, number, adjective, verb
@@ -41,7 +41,7 @@ from functools import lru_cache
 
 from common.text import is_cjk
 from narration.phrases import inside_phrase
-from narration.segment import enclosing_group, pos_tokens, word_boundaries
+from narration.wordseg import enclosing_group, pos_tokens, word_boundaries
 
 ZH_MAX_CHARS = 16
 """Longest line (Chinese; half-width characters count half), also the breaker's limit."""

@@ -1,5 +1,5 @@
 """Tight phrases a subtitle line or cue should not be broken inside, beyond words, numbers,
-brackets and quotes (``narration.segment``): lists of symbols ("Q、K、V", "Q, K and V"), a
+brackets and quotes (``narration.wordseg``): lists of symbols ("Q、K、V", "Q, K and V"), a
 label letter with its noun ("键 K", "法国的 K", "根号 d"), number lists ("66%, 24%, 9% and
 0.4%", "1乘1，1乘1，0乘0"), verb–particle pairs ("hands over"), and short fixed noun phrases
 ("square root of d", "key entry", "keys and values", "这套").

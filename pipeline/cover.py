@@ -16,7 +16,7 @@ from pathlib import Path
 from common.atomic import atomic_path
 from narration import style
 from narration.scripts import CoverText
-from narration.segment import word_boundaries
+from narration.wordseg import word_boundaries
 
 SIZE = (1280, 720)
 MARGIN = 60  # px kept clear on the left and right

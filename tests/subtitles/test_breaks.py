@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from narration.segment import word_boundaries
+from narration.wordseg import word_boundaries
 from pipeline.quality import break_problem
 
 from .support import check_layout, en_cues, line_starts, zh_cues
