@@ -86,12 +86,15 @@ class KvSeparateScene(NarratedScene):
             self.play(GrowArrow(q_arrow), FadeIn(q_tag), run_time=b.rt(0.08, 0.7))
             self.play(Circumscribe(kcard, color=theme.K_COLOR, buff=0.08),
                       run_time=b.rt(0.1, 1.0))
-            chip = _chip(taken, theme.V_COLOR).move_to(vcard[1][1].get_center())
-            landed = chip.copy().next_to(blank, DOWN, buff=0.3).set_y(vcard.get_y())
-            v_arrow = Arrow(vcard.get_right(), landed.get_left(), buff=0.1, color=theme.V_COLOR)
+            # The content leaves along the arrow: it lands beside the card, never drawn over
+            # the card's own words (the check in scenes.overlap saw the chip cover them).
+            chip = _chip(taken, theme.V_COLOR).next_to(blank, DOWN, buff=0.3)
+            chip.set_y(vcard.get_y())
+            v_arrow = Arrow(vcard.get_right(), chip.get_left(), buff=0.1, color=theme.V_COLOR)
             b.until("take")
-            self.play(GrowArrow(v_arrow), FadeIn(chip), run_time=b.rt(0.08, 0.7))
-            self.play(chip.animate.move_to(landed), run_time=b.rt(0.15, 1.2))
+            self.play(Indicate(vcard[1][1], color=theme.V_COLOR, scale_factor=1.05),
+                      GrowArrow(v_arrow), run_time=b.rt(0.08, 0.7))
+            self.play(FadeIn(chip, shift=0.8 * RIGHT), run_time=b.rt(0.15, 1.2))
 
         with self.beat("one_vector") as b:
             self.clear_content(b, keep=(header,))
