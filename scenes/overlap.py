@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from manim import Mobject, VMobject
 
-__all__ = ["Shown", "collisions", "morphs", "overprints", "shown_texts"]
+__all__ = ["Shown", "collisions", "halves", "morphs", "overprints", "shown_texts"]
 
 SHARE = 0.2  # of the smaller box's area: less is a touch, not an overlap
 MIN_FILL = 0.5  # a shape filled at least this much hides what is under it
@@ -38,6 +38,7 @@ class Shown:
     text: str
     box: tuple[float, float, float, float]
     glyphs: frozenset[int]
+    root: int = 0  # id of the text's mobject
 
 
 def _visible(m: VMobject) -> bool:
@@ -61,7 +62,7 @@ def shown_texts(mobjects: Iterable[Mobject]) -> list[Shown]:
                       if isinstance(g, VMobject) and _visible(g) and g.width + g.height > 0]
             if glyphs:
                 out.append(Shown(m.type_root_text, _box(glyphs),
-                                 frozenset(id(g) for g in glyphs)))
+                                 frozenset(id(g) for g in glyphs), id(m)))
     return out
 
 
@@ -99,6 +100,13 @@ def _highlight(a: Shown, b: Shown) -> bool:
     return small.text in big.text and _inside(small.box, big.box, 0.05)
 
 
+def _badge(text, shape) -> bool:
+    """A short text on a disc or tag of about its size, centred on it (①, a letter chip)."""
+    cx, cy = (shape[0] + shape[2]) / 2, (shape[1] + shape[3]) / 2
+    return (text[0] <= cx <= text[2] and text[1] <= cy <= text[3]
+            and _area(shape) <= 2.5 * _area(text))
+
+
 def collisions(mobjects: Sequence[Mobject]) -> list[str]:
     """Texts over texts, and texts across a filled shape's edge, in one state of the stage."""
     texts = shown_texts(mobjects)
@@ -111,20 +119,50 @@ def collisions(mobjects: Sequence[Mobject]) -> list[str]:
     for shape in _filled_shapes(mobjects):
         for t in texts:
             covered = _shared(t.box, shape) / max(_area(t.box), 1e-9)
+            if _badge(t.box, shape):
+                continue
             if SHARE < covered < COVERED and not _inside(shape, t.box):
                 found.append(f"{t.text!r} crosses the edge of a filled shape")
     return found
 
 
-def overprints(before: Sequence[Shown], after: Sequence[Shown]) -> list[str]:
-    """Texts that left during an animation where texts that came in landed."""
+def overprints(before: Sequence[Shown], after: Sequence[Shown],
+               apart: tuple[set[int], set[int]] = (set(), set())) -> list[str]:
+    """Texts that left during an animation where texts that came in landed. ``apart``: ids
+    of mobjects (families included) that are gone by the animation's middle and of those
+    that only start to show after it (``widgets.out_then_in``): those never meet."""
     still = frozenset().union(*(t.glyphs for t in after)) if after else frozenset()
     was = frozenset().union(*(t.glyphs for t in before)) if before else frozenset()
     gone = [t for t in before if not (t.glyphs & still)]
     new = [t for t in after if not (t.glyphs & was)]
+    gone_first, come_late = apart
     return [f"{old.text!r} fades out under {come.text!r}"
             for old in gone for come in new
-            if old.text != come.text and _overlap(old.box, come.box)]
+            if old.text != come.text and _overlap(old.box, come.box)
+            and not (old.root in gone_first and come.root in come_late)]
+
+
+def halves(animations: Iterable[object]) -> tuple[set[int], set[int]]:
+    """Ids of the mobjects (and their families) that ``animations`` take out in the first
+    half of the play, and of those they bring in only in the second half."""
+    first: set[int] = set()
+    second: set[int] = set()
+    for anim in animations:
+        inner = getattr(anim, "animations", None)
+        if inner:
+            a, b = halves(inner)
+            first |= a
+            second |= b
+            continue
+        name = getattr(getattr(anim, "rate_func", None), "__name__", "")
+        mob = getattr(anim, "mobject", None)
+        if mob is None:
+            continue
+        if name == "_first_half":
+            first |= {id(m) for m in mob.get_family()}
+        elif name == "_second_half":
+            second |= {id(m) for m in mob.get_family()}
+    return first, second
 
 
 def morphs(animations: Iterable[object]) -> list[str]:

@@ -74,3 +74,18 @@ def test_a_word_lit_over_itself_in_its_sentence_is_not_an_overlap() -> None:
     other = theme.text("German", theme.BODY_SIZE).move_to(sentence[-6:])
     assert overlap.collisions([sentence, other]) == [
         "'the language there: French' overlaps 'German'"]
+
+
+def test_a_badge_on_its_disc_and_an_out_then_in_swap_are_not_counted() -> None:
+    from manim import Circle
+
+    from scenes import widgets
+
+    disc = Circle(radius=0.22).set_fill(theme.ACCENT, 1.0).set_stroke(width=0)
+    assert overlap.collisions([disc, _label("①").move_to(disc)]) == []
+    old, new = _label("×1"), _label("×2")
+    new.move_to(old)
+    anims = widgets.out_then_in(old, new)
+    before = overlap.shown_texts([old])
+    assert overlap.overprints(before, overlap.shown_texts([new]), overlap.halves(anims)) == []
+    assert overlap.overprints(before, overlap.shown_texts([new])) == ["'×1' fades out under '×2'"]
