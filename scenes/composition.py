@@ -44,6 +44,15 @@ class Stretch:
                 f"{self.end - self.start:.1f} s from {self.start:.1f} s")
 
 
+def _points_box(m: Mobject) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) of ``m``'s own points in one pass (``get_left`` and the
+    rest each walk them again; this runs after every animation)."""
+    if isinstance(m, AbstractImageMobject):
+        return (m.get_left()[0], m.get_bottom()[1], m.get_right()[0], m.get_top()[1])
+    lo, hi = m.points.min(axis=0), m.points.max(axis=0)
+    return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+
+
 def content_box(mobjects: Iterable[Mobject], header_bottom: float) -> Box | None:
     """The box around everything shown below ``header_bottom`` (None: nothing shown)."""
     xs0, xs1, ys0, ys1 = [], [], [], []
@@ -54,14 +63,15 @@ def content_box(mobjects: Iterable[Mobject], header_bottom: float) -> Box | None
                     continue  # a ValueTracker and the like: points, nothing drawn
             elif m.get_fill_opacity() < 0.05 and m.get_stroke_opacity() < 0.05:
                 continue
-            if m.width == 0 and m.height == 0:
+            left, bottom, right, top = _points_box(m)
+            if left == right and bottom == top:
                 continue
-            if m.get_bottom()[1] >= header_bottom:
+            if bottom >= header_bottom:
                 continue  # the header (the scene's title at the top)
-            xs0.append(m.get_left()[0])
-            xs1.append(m.get_right()[0])
-            ys0.append(m.get_bottom()[1])
-            ys1.append(m.get_top()[1])
+            xs0.append(left)
+            xs1.append(right)
+            ys0.append(bottom)
+            ys1.append(top)
     if not xs0:
         return None
     return Box(min(xs0), max(xs1), min(ys0), max(ys1))
