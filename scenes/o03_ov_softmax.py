@@ -64,8 +64,10 @@ class OverviewSoftmaxScene(SoftmaxScene):
             self.cap = self._caption(self.s("amp"), theme.ACCENT)
             self.play(FadeIn(self.cap, shift=0.15 * UP), FadeIn(big, shift=0.1 * UP),
                       run_time=b.rt(0.03, 0.3))
-            self._morph(row.weights_raw, theme.ACCENT, b.rt(0.1, 1.0))
-            self.play(Indicate(self.sm_bars[1][self.top], color=theme.ACCENT, scale_factor=1.1),
+            # still no ÷ √d: the compared set's colour, as the softmax step's bars
+            self._morph(row.weights_raw, theme.COMPARE_COLOR, b.rt(0.1, 1.0))
+            self.play(Indicate(self.sm_bars[1][self.top], color=theme.COMPARE_COLOR,
+                               scale_factor=1.1),
                       run_time=b.rt(0.06, 0.6))
             b.until("div")
             # the real formula on the example: its scores ÷ √d, and softmax of those

@@ -118,7 +118,8 @@ class HookScene(NarratedScene):
             for i in range(len(tokens)):
                 h = max(0.03, float(weights[i]) / top_w * BAR_MAX)
                 rect = Rectangle(width=0.9, height=h).set_stroke(width=0)
-                rect.set_fill(theme.SHARE_COLOR, 0.85).move_to(chips[i].get_x() * RIGHT)
+                # the shares before ÷ √d: drawn in theme.COMPARE_COLOR, as in every scene
+                rect.set_fill(theme.COMPARE_COLOR, 0.85).move_to(chips[i].get_x() * RIGHT)
                 rect.align_to(baseline, DOWN)
                 pct = theme.text(self.pct(weights[i]), theme.SMALL_SIZE, theme.FG)
                 pct.next_to(rect, UP, buff=0.1)
@@ -127,7 +128,7 @@ class HookScene(NarratedScene):
                 b.until(f"w{ascii_lowercase[i]}")  # marks wa, wb, ...
                 self.play(GrowFromEdge(bar_mobs[i], DOWN),
                           arcs[i].animate.set_stroke(width=1 + 9 * float(weights[i]) / top_w),
-                          Indicate(chips[i][1], color=theme.SHARE_COLOR, scale_factor=1.15),
+                          Indicate(chips[i][1], color=theme.COMPARE_COLOR, scale_factor=1.15),
                           run_time=b.rt(0.06, 0.6))
         self.chips, self.bar_mobs = chips, bar_mobs
 

@@ -255,8 +255,9 @@ class SoftmaxScene(NarratedScene):
             self.divs = divs = VGroup(*[
                 theme.text(self.s("divide_by"), theme.SMALL_SIZE, theme.MUTED)
                 .move_to(UP * y).align_to(RIGHT * self.x_div, LEFT) for y in y_rows])
+            # shares before ÷ √d: the compared set's colour in every scene (theme.COMPARE_COLOR)
             self.sm_bars = sm_bars = self._bar_col(self.s("weight"), d.fill_weights,
-                                                   self.x_bars, theme.SHARE_COLOR)
+                                                   self.x_bars, theme.COMPARE_COLOR)
             self.cap = widgets.swap(self, self.cap,
                                     self._caption(self.s("divide"), theme.SHARE_COLOR),
                                     FadeOut(self.steps), FadeIn(sm_bars[0]),
@@ -278,7 +279,7 @@ class SoftmaxScene(NarratedScene):
                 self.legend.move_to(UP * (self.total.get_bottom()[1] - 0.45))
                 widgets.keep_inside_x(self.legend)
                 self.play(FadeIn(self.legend, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
-            self.play(Indicate(sm_bars[1][self.top], color=theme.SHARE_COLOR, scale_factor=1.15),
+            self.play(Indicate(sm_bars[1][self.top], color=theme.COMPARE_COLOR, scale_factor=1.15),
                       run_time=b.rt(0.08, 1.0))
 
     def _formula(self) -> None:
@@ -294,8 +295,9 @@ class SoftmaxScene(NarratedScene):
             self.hold_working(self.total)
             self.play(FadeOut(self.legend), FadeOut(self.total), run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(frame), theme.reveal(f), run_time=b.rt(0.15, 1.5))
-            self.play(Indicate(VGroup(self.exp_col[1], self.sm_bars[1]), color=theme.SHARE_COLOR,
-                               scale_factor=1.05), run_time=b.rt(0.1, 1.0))
+            self.play(Indicate(self.exp_col[1], color=theme.SHARE_COLOR, scale_factor=1.05),
+                      Indicate(self.sm_bars[1], color=theme.COMPARE_COLOR, scale_factor=1.05),
+                      run_time=b.rt(0.1, 1.0))
             b.until("sqrt")
             note = theme.text(self.s("next_note"), theme.BODY_SIZE, theme.ACCENT)
             note.next_to(formula, RIGHT, buff=0.6)

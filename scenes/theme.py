@@ -38,9 +38,14 @@ Q_COLOR, K_COLOR, V_COLOR = style.ROLE_COLORS
 ACCENT = "#7aa2f7"
 GOOD = "#8bd17c"
 PANEL = style.PANEL
-SHARE_COLOR = "#c39bd3"  # attention shares (softmax weights): never Q's yellow
-# A series set beside the shares to compare with them (shares before ÷ √d, a hard choice):
-# the one other colour shares are ever drawn in.
+# Share colours, one per set in every scene (hook, softmax, scaling, overview, ...):
+# SHARE_COLOR is the shares attention really uses, softmax of the scores ÷ √d
+# (derived.fill_weights_scaled, the worked example's weights); never Q's yellow.
+SHARE_COLOR = "#c39bd3"
+# COMPARE_COLOR is every share set compared with those: the shares before ÷ √d
+# (derived.fill_weights: the hook's bars, the softmax step's, the overview's until its ÷ √d
+# step, the scaling scene's "no division" chart), amplified scores' shares, a hard choice.
+# The one other colour shares are ever drawn in.
 COMPARE_COLOR = "#7aa2f7"
 
 # Layout (Manim units; the frame is 14.22 x 8): header at top, subtitles in the bottom band.
