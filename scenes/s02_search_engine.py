@@ -48,9 +48,12 @@ class SearchEngineScene(NarratedScene):
             words = self.items("query_words")
             query_text = theme.text("  ".join(words), theme.BODY_SIZE, theme.Q_COLOR)
             box, query = self._search_box(VGroup(query_text), width=6.4)
-            VGroup(box, query).move_to(UP * BOX_Y + RIGHT * 0.6)
+            # alone, the box sits in the middle of the screen; it rises to BOX_Y as the
+            # result pages come in below it
+            VGroup(box, query).move_to(theme.CONTENT_CENTER + RIGHT * 0.6)
             q_tag = widgets.role_tag("Q", self.s("q_tag"), theme.Q_COLOR)
             q_tag.next_to(box, LEFT, buff=0.35)
+            searched = VGroup(box, query, q_tag)
             self.play(Create(box), run_time=min(b.rt(0.1, 0.7), b.time_to("type")))
             b.until("type")
             self.play(AddTextLetterByLetter(query_text), run_time=b.rt(0.15, 1.2))
@@ -69,7 +72,8 @@ class SearchEngineScene(NarratedScene):
             v_head = widgets.role_tag("V", self.s("v_tag"), theme.V_COLOR)
             v_head.align_to(cards[0].body, LEFT).set_y(k_head.get_y())
             b.until("pages")
-            self.play(*[FadeIn(c, shift=0.2 * UP) for c in cards], run_time=b.rt(0.12, 1.0))
+            self.play(searched.animate.shift(UP * (BOX_Y - box.get_y())),
+                      *[FadeIn(c, shift=0.2 * UP) for c in cards], run_time=b.rt(0.12, 1.0))
             b.until("k")
             # a tag's word flashes in place: grown, it would spill out of its chip
             self.play(FadeIn(k_head), *[Indicate(c.tag_labels, color=theme.K_COLOR,
@@ -133,8 +137,11 @@ class SearchEngineScene(NarratedScene):
             blank = theme.text(self.s("blank"), theme.BODY_SIZE, theme.Q_COLOR)
             inner = VGroup(blank, chips).arrange(RIGHT, buff=0.35)
             box2, inner = self._search_box(inner, width=inner.width + 1.3)
-            VGroup(box2, inner).move_to(UP * BOX_Y)
+            # the sentence, then the search it makes, in the middle of the screen until the
+            # pages come in below the box, which rises to BOX_Y
+            VGroup(box2, inner).move_to(theme.CONTENT_CENTER)
             q_badge = widgets.letter_badge("Q").next_to(box2, LEFT, buff=0.25)
+            search = VGroup(box2, inner, q_badge)
             pages = VGroup()
             for i, tok in enumerate(tokens):
                 # a key's tags: the features it has; a negative entry says it is not that
@@ -149,13 +156,14 @@ class SearchEngineScene(NarratedScene):
             nxt.next_to(pages, DOWN, buff=0.25)
             # "now, our sentence": it is shown, then becomes the search its blank makes
             sentence = theme.text(self.s("sentence"), theme.BODY_SIZE, theme.FG)
-            theme.fit(sentence, theme.CONTENT_W).move_to(UP * BOX_Y)
+            theme.fit(sentence, theme.CONTENT_W).move_to(theme.CONTENT_CENTER)
             self.play(theme.reveal(sentence), run_time=min(b.rt(0.1, 0.6), b.time_to("blank")))
             b.until("blank")
             self.play(FadeOut(sentence, shift=0.2 * UP), run_time=b.rt(0.05, 0.3))
             self.play(Create(box2), FadeIn(inner), FadeIn(q_badge), run_time=b.rt(0.1, 0.8))
             b.until("pages")
-            self.play(LaggedStart(*[FadeIn(p, shift=0.2 * UP) for p in pages], lag_ratio=0.25),
+            self.play(search.animate.shift(UP * (BOX_Y - box2.get_y())),
+                      LaggedStart(*[FadeIn(p, shift=0.2 * UP) for p in pages], lag_ratio=0.25),
                       run_time=b.rt(0.15, 1.6))
             self.play(*[Indicate(p.k_marks, color=theme.K_COLOR, scale_factor=1.1)
                         for p in pages], run_time=b.rt(0.08, 0.8))

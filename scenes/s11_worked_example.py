@@ -62,7 +62,12 @@ class WorkedExampleScene(NarratedScene):
         att, exps, n, tokens, total, we = ctx.att, ctx.exps, ctx.n, ctx.tokens, ctx.total, ctx.we
         with self.beat("intro") as b:
             self.title_card(b)
-            self.table = self.table = self._build_table(tokens, we, att, exps, total)
+            self.table = self._build_table(tokens, we, att, exps, total)
+            # the words and their Q, K and V, alone while the query is picked: centred in the
+            # content area; they slide to their places in the table when the steps begin
+            self.first = VGroup(*[self.table[c] for c in (TOKEN, QCOL, KCOL, VCOL)])
+            self.first_shift = theme.CONTENT_CENTER - self.first.get_center()
+            self.first.shift(self.first_shift)
             marks = ("ta", "tb", "tc")
             for i in range(n):
                 if i < len(marks):
@@ -79,7 +84,7 @@ class WorkedExampleScene(NarratedScene):
         qi = ctx.qi
         with self.beat("query") as b:
             row = VGroup(*[self.table[c][1][qi] for c in (TOKEN, QCOL, KCOL, VCOL)])
-            box = SurroundingRectangle(row, color=theme.Q_COLOR, buff=0.12)
+            self.q_box = box = SurroundingRectangle(row, color=theme.Q_COLOR, buff=0.12)
             b.until("query")
             self.play(Create(box), run_time=b.rt(0.1, 0.6))
             b.until("q")
@@ -95,6 +100,8 @@ class WorkedExampleScene(NarratedScene):
             self.steps = widgets.StepLabel(-theme.FRAME_W / 2 + theme.MARGIN + 0.2,
                                            theme.CONTENT_TOP - 0.25, y_is_top=False)
             b.until("step")
+            self.play(VGroup(self.first, self.q_box, self.keys).animate.shift(-self.first_shift),
+                      run_time=b.rt(0.06, 0.5))
             self.play(FadeIn(self.steps.make(self.s("step1"))), FadeIn(self.table[SCORE][0]),
                       FadeOut(self.keys), run_time=b.rt(0.08, 0.5))
             # one line per word, stacked and kept: the voice reads the results a second or
