@@ -97,7 +97,9 @@ class RecapQuizScene(NarratedScene):
                                qkv=True)
                 for line in q:
                     line.set_x(0)
-                q.move_to(UP * QUESTION_Y)
+                # read out alone, the question sits in the middle of the content area; it
+                # rises to QUESTION_Y as the countdown comes in below it
+                q.move_to(theme.CONTENT_CENTER)
                 # on screen as it is read: the old answer goes and the question comes at once
                 # (the old out, then the new in: the questions sit at one place)
                 gone = [m for m in self.mobjects if m is not header]
@@ -112,7 +114,8 @@ class RecapQuizScene(NarratedScene):
             with self.beat(think, at_least=self.ctx.speech[think] + THINK_SECONDS + 0.4):
                 prompt = theme.text(self.s("pause"), theme.BODY_SIZE, theme.ACCENT)
                 prompt.move_to(RING_CENTER + UP * (RING_R + 0.5))
-                self.play(FadeIn(prompt, shift=0.1 * UP), run_time=0.3)
+                self.play(FadeIn(prompt, shift=0.1 * UP), q.animate.set_y(QUESTION_Y),
+                          run_time=0.3)
                 clock = VGroup(prompt, self._countdown())
 
             with self.beat(f"a{n}") as b:
@@ -208,13 +211,16 @@ class RecapQuizScene(NarratedScene):
         texts.arrange(DOWN, aligned_edge=LEFT, buff=0.32)
         top = above.get_bottom()[1] - 0.45
         room = top - theme.CONTENT_BOTTOM - 0.1
-        theme.fit(texts, theme.CONTENT_W - 2.0, room - 0.9)
-        box = theme.panel(max(texts.width + 1.2, 6.5), texts.height + 0.9, theme.GOOD)
-        box.move_to(UP * (top - room / 2))  # centred in the room below the question
-        texts.move_to(box)
+        # the "Answer" label sits inside the panel, at its top left, the lines below it (on
+        # the border it read as a text crossing a filled shape)
         label = theme.text(self.s("answer"), theme.SMALL_SIZE, theme.GOOD, weight="BOLD")
-        label.next_to(box.get_corner(UP + LEFT), RIGHT, buff=0.3)
-        label.set_y(box.get_top()[1])
-        backing = theme.panel(label.width + 0.3, label.height + 0.2, theme.BG, fill=theme.BG)
-        backing.set_stroke(width=0).move_to(label)
-        return VGroup(box, VGroup(backing, label), texts)
+        inset, gap, bottom = 0.25, 0.25, 0.45
+        spare = inset + label.height + gap + bottom
+        theme.fit(texts, theme.CONTENT_W - 2.0, room - spare)
+        box = theme.panel(max(texts.width + 1.2, label.width + 0.8, 6.5), texts.height + spare,
+                          theme.GOOD)
+        box.move_to(UP * (top - room / 2))  # centred in the room below the question
+        label.move_to(box.get_corner(UP + LEFT), aligned_edge=UP + LEFT)
+        label.shift(RIGHT * 0.3 + DOWN * inset)
+        texts.next_to(label, DOWN, buff=gap).set_x(box.get_x())
+        return VGroup(box, VGroup(label), texts)
