@@ -84,8 +84,6 @@ class WeightedSumScene(NarratedScene):
             rule.select("w").set_color(theme.SHARE_COLOR)
             rule.select("v").set_color(theme.V_COLOR)
             rule.move_to([(TOKEN_RIGHT + LEFT_EDGE) / 2 + 0.6, row_y[-1] - 1.0, 0])
-            self.play(theme.reveal(rule), FadeIn(self.names), run_time=b.rt(0.12, 1.0))
-            b.until("shares")
             w_head = theme.text(self.s("weight"), theme.SMALL_SIZE, theme.SHARE_COLOR)
             w_head.move_to([WEIGHT_X, feat_y, 0])
             self.note = theme.text(self.s("scaled_note"), theme.SMALL_SIZE, theme.MUTED)
@@ -94,6 +92,13 @@ class WeightedSumScene(NarratedScene):
                 theme.text(self.pct(w), theme.NUM_SIZE, theme.SHARE_COLOR).move_to([WEIGHT_X, y, 0])
                 for w, y in zip(weights, row_y, strict=True)
             ])
+            # alone, the words, their shares and the rule sit in the middle of the screen;
+            # they slide to the table's left columns as the V columns come (``_values``)
+            self.intro_group = VGroup(self.names, rule, w_head, self.w_cells, self.note)
+            self.intro_shift = -self.intro_group.get_center()[0]
+            self.intro_group.shift(RIGHT * self.intro_shift)
+            self.play(theme.reveal(rule), FadeIn(self.names), run_time=b.rt(0.12, 1.0))
+            b.until("shares")
             self.play(FadeIn(w_head), *[FadeIn(c, shift=0.2 * RIGHT) for c in self.w_cells],
                       run_time=b.rt(0.1, 0.8))
             self.play(FadeIn(self.note), run_time=b.rt(0.06, 0.5))
@@ -116,6 +121,8 @@ class WeightedSumScene(NarratedScene):
                 ]))
             # one matrix: a pair of brackets around all the rows, which fill in as named
             brackets = widgets.brackets_around(self.v_rows, theme.V_COLOR, pad=0.2)
+            self.play(self.intro_group.animate.shift(LEFT * self.intro_shift),
+                      run_time=b.rt(0.06, 0.5))
             self.play(FadeIn(v_title), FadeIn(v_heads), FadeIn(brackets),
                       run_time=b.rt(0.08, 0.6))
             for i in range(n):
@@ -204,28 +211,24 @@ class WeightedSumScene(NarratedScene):
                 onward.next_to(result, DOWN, buff=0.15).align_to(result, RIGHT)
             self.play(FadeIn(onward, shift=0.2 * RIGHT), run_time=b.rt(0.08, 0.6))
 
-    def _why_not_top(self, ctx: SimpleNamespace) -> None:
-        d, n, tokens, weights = ctx.d, ctx.n, ctx.tokens, ctx.weights
+    def _why_not_top(self, _ctx: SimpleNamespace) -> None:
         with self.beat("why_not_top") as b:
             self.hold_working()
             self.clear_content(b, keep=(self.header,))
             question = theme.text(self.s("question"), theme.EMPH_SIZE, theme.FG)
             theme.fit(question, theme.CONTENT_W)
-            question.move_to(UP * (theme.CONTENT_TOP - 0.4))
-            soft = self._chip_row(tokens, [float(w) / float(max(weights)) for w in weights],
-                                  self.s("soft"), theme.GOOD)
-            top = d.fill_order[0]
-            hard = self._chip_row(tokens, [1.0 if i == top else 0.12 for i in range(n)],
-                                  self.s("hard"), theme.V_COLOR)
-            rows = VGroup(soft, hard).arrange(DOWN, buff=0.5, aligned_edge=LEFT)
-            theme.fit(rows, theme.CONTENT_W)
-            rows.next_to(question, DOWN, buff=0.6).set_x(0)
-            self.play(theme.reveal(question), FadeIn(soft), FadeIn(hard), run_time=b.rt(0.1, 0.9))
+            # The question alone: a "mix / top only" pair of chip rows shown here for the
+            # two seconds before {@spread} read as a glitch (both reviews); soft attention
+            # sets the two side by side later, with time to read them.
+            question.move_to(theme.CONTENT_CENTER)
+            self.play(theme.reveal(question), run_time=b.rt(0.1, 0.9))
             b.until("spread")
+            self.play(question.animate.move_to(UP * (theme.CONTENT_TOP - 0.4)),
+                      run_time=b.rt(0.05, 0.4))
             spread = theme.text(self.s("spread"), theme.BODY_SIZE, theme.FG)
             theme.fit(spread, theme.CONTENT_W)
             spread.next_to(question, DOWN, buff=0.45)
-            widgets.fade_through(self, rows, spread, run_time=b.rt(0.06, 0.6), shift=0.1 * UP)
+            widgets.fade_through(self, None, spread, run_time=b.rt(0.06, 0.6), shift=0.1 * UP)
             adjs = self.items("adj")
             cards = VGroup(*[self._card(a, theme.K_COLOR) for a in adjs],
                            self._card(self.s("noun"), theme.Q_COLOR))
@@ -284,18 +287,6 @@ class WeightedSumScene(NarratedScene):
         shade = theme.FG if value else theme.MUTED
         label = theme.text(self.num(value, 2), theme.NUM_SIZE, shade).move_to(frame)
         return VGroup(frame, fill, label)
-
-    def _chip_row(self, tokens, strengths, label: str, color: str) -> VGroup:
-        chips = VGroup()
-        for t, s in zip(tokens, strengths, strict=True):
-            txt = theme.text(t, theme.BODY_SIZE)
-            box = theme.panel(txt.width + 0.5, 0.7, color=color, fill=color)
-            box.set_fill(color, 0.08 + 0.6 * s).set_stroke(color, 2, opacity=0.3 + 0.7 * s)
-            chips.add(widgets.boxed(txt.set_opacity(0.4 + 0.6 * s), box))
-        chips.arrange(RIGHT, buff=0.25)
-        lab = theme.text(label, theme.BODY_SIZE, color)
-        lab.next_to(chips, LEFT, buff=0.5)
-        return VGroup(lab, chips)
 
     def _card(self, word: str, color: str) -> VGroup:
         return widgets.chip(word, theme.FG, stroke=color, size=theme.TITLE_SIZE, height=1.2,
