@@ -408,7 +408,10 @@ class ScalingScene(NarratedScene):
                 "flat": flat, "caption": caption, "all": group}
 
     def _factor_label(self, f: float) -> VGroup:
-        lab = theme.text(f"{self.s('factor')}  ×{self.num(f)}", theme.BODY_SIZE, theme.FG)
+        # "scores amplified ×2 (as if d were larger)": the factor beside what it multiplies
+        gap = "" if self.lang == "zh" else " "
+        lab = theme.text(f"{self.s('factor')} ×{self.num(f)}{gap}{self.s('factor_note')}",
+                         theme.BODY_SIZE, theme.FG)
         return lab.move_to(UP * (theme.CONTENT_TOP - 0.3))
 
     def _amp_chart(self, tokens: Sequence[str], shares, color: str, title: str) -> VGroup:
