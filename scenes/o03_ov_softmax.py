@@ -52,6 +52,13 @@ class OverviewSoftmaxScene(SoftmaxScene):
                                     run_time=b.rt(0.06, 0.6))
             self.play(bars.animate.shift(RIGHT * (X_BARS - bars[1][0][0].get_left()[0])),
                       run_time=b.rt(0.05, 0.5))
+            # "... so large d means wide scores": the scores are lit as the sentence reaches
+            # them (the picture stood still for over 5 s here, the overview's limit)
+            gap = b.time_to("amp")
+            if gap > 2.0:
+                self.wait(gap * 0.55)
+                self.play(Indicate(self.score_col[1], color=theme.ACCENT, scale_factor=1.08),
+                          run_time=min(0.8, gap * 0.3))
             b.until("amp")
             # the amplification is said in the caption (as a column heading it was wider
             # than the column and ran into the shares' heading); the scores give way to
