@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from manim import Mobject, VMobject
 from manim.mobject.types.image_mobject import AbstractImageMobject
 
+from scenes.overlap import points_box
+
 __all__ = ["Box", "Stretch", "content_box", "lopsided", "stretches"]
 
 LIMIT = 3.0  # seconds a lopsided frame may last
@@ -45,12 +47,11 @@ class Stretch:
 
 
 def _points_box(m: Mobject) -> tuple[float, float, float, float]:
-    """(left, bottom, right, top) of ``m``'s own points in one pass (``get_left`` and the
-    rest each walk them again; this runs after every animation)."""
+    """(left, bottom, right, top) of ``m`` (``overlap.points_box``: one pass over its
+    points; an image's corners as Manim gives them)."""
     if isinstance(m, AbstractImageMobject):
         return (m.get_left()[0], m.get_bottom()[1], m.get_right()[0], m.get_top()[1])
-    lo, hi = m.points.min(axis=0), m.points.max(axis=0)
-    return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+    return points_box([m])
 
 
 def content_box(mobjects: Iterable[Mobject], header_bottom: float) -> Box | None:

@@ -55,8 +55,6 @@ def points_box(ms: Sequence[Mobject]) -> tuple[float, float, float, float]:
     return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
 
 
-_box = points_box
-
 
 def shown_texts(mobjects: Iterable[Mobject]) -> list[Shown]:
     """Every tagged text among ``mobjects`` with at least one glyph showing."""
@@ -69,7 +67,7 @@ def shown_texts(mobjects: Iterable[Mobject]) -> list[Shown]:
             glyphs = [g for g in m.family_members_with_points()
                       if isinstance(g, VMobject) and _visible(g) and g.width + g.height > 0]
             if glyphs:
-                out.append(Shown(m.type_root_text, _box(glyphs),
+                out.append(Shown(m.type_root_text, points_box(glyphs),
                                  frozenset(id(g) for g in glyphs), id(m)))
     return out
 
@@ -80,7 +78,7 @@ def _filled_shapes(mobjects: Iterable[Mobject]) -> list[tuple[float, float, floa
         for m in top.family_members_with_points():
             if (isinstance(m, VMobject) and not hasattr(m, "type_text")
                     and m.get_fill_opacity() >= MIN_FILL and m.width > 0 and m.height > 0):
-                out.append(_box([m]))
+                out.append(points_box([m]))
     return out
 
 
