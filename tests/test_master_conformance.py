@@ -67,7 +67,7 @@ def master(tmp_path_factory) -> tuple[Path, np.ndarray, list[tuple[float, float,
                            offsets, total, "zh", tmp / "sound")
     chapters, start = [], 0.0
     for i, n in enumerate(FRAMES):
-        chapters.append((start, start + n / FPS, f"第{i + 1}章"))
+        chapters.append(kit.Chapter(start, start + n / FPS, f"第{i + 1}章"))
         start += n / FPS
     meta = tmp / "chapters.txt"
     meta.write_text(media.ffmetadata_chapters(chapters, "标题"), "utf-8")
