@@ -10,7 +10,9 @@ One TOML file per scene and language, ``narration/scripts/<lang>/<scene_id>.toml
     text = "... {we.score.0} ... {@total}the total ..."
 
 ``{@total}`` is a cue mark: the scene can wait for the voice to reach it (``b.until``). Every
-beat has the same marks, in the same order, in every language.
+beat has the same marks, in the same order, in every language. A mark named ``see_<name>``
+needs no scene code: as the voice reaches it, the scene kit points at ``<name>`` (a target
+the scene registered, or the on-screen string of that ``[screen]`` key; ``scenes.pointing``).
 """
 
 from __future__ import annotations

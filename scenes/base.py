@@ -11,7 +11,7 @@ from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, config
 
 from narration import numfmt
 from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes, SmallestText
-from scenes import composition, legibility, overlap, theme
+from scenes import composition, legibility, overlap, pointing, theme
 from scenes.context import load_context, plain_plan
 from scenes.contract import ScenePlan, SceneReport
 from scenes.recording import project_code
@@ -130,6 +130,9 @@ class NarratedScene(Scene):
         self._frames: list[tuple[float, str | None, str, float]] = []  # composition samples
         self.overlaps: list[str] = []  # text over text (scenes.overlap), once each
         self._overlaps_seen: set[str] = set()
+        self.targets: dict[str, Mobject] = {}  # names ``{@see_<name>}`` marks point at
+        self._cues: list[pointing.Cue] = []  # indications due in the beat being played
+        self.pointed: list[tuple[str, str, float]] = []  # (beat, name, scene s) as played
         if self.ctx.estimated:
             print(f"[{self.scene_id}] no plan given: beat durations estimated from the text",
                   file=sys.stderr)
@@ -158,6 +161,28 @@ class NarratedScene(Scene):
         self._measure_text()
 
     def wait(self, duration: float = 1.0, stop_condition=None, frozen_frame=None) -> None:
+        """Manim's wait, playing the beat's indications (``{@see_…}`` marks) that fall
+        inside it at their marks (``scenes.pointing``); the wait lasts ``duration`` all
+        the same."""
+        start = self.now
+        end = start + duration
+        frame = 1 / config.frame_rate
+        while (stop_condition is None and self._cues
+               and self._cues[0].at - pointing.LEAD < end - 2 * frame):
+            cue = self._cues.pop(0)
+            pause = cue.at - pointing.LEAD - self.now
+            if pause >= frame:
+                self._hold(pause, None, frozen_frame)
+            elif pause < -LATE:
+                self.warn(f"beat {self._beat_id!r} points at {cue.name!r} {-pause:.2f} s "
+                          f"after {{@{cue.mark}}}")
+            self._point(cue, min(pointing.RUN, end - self.now))
+        if self.now == start:
+            self._hold(duration, stop_condition, frozen_frame)
+        elif end - self.now >= frame / 2:
+            self._hold(end - self.now, None, frozen_frame)
+
+    def _hold(self, duration: float, stop_condition, frozen_frame) -> None:
         """Manim's wait, remembering the stretch when nothing on screen moves."""
         start = self.now
         super().wait(duration, stop_condition, frozen_frame)
@@ -167,6 +192,28 @@ class NarratedScene(Scene):
                 start = self._holds[-1][0]
                 self._holds.pop()
             self._holds.append((start, end))
+
+    def target(self, name: str, mob: Mobject) -> Mobject:
+        """Register ``mob`` as what a ``{@see_<name>}`` mark points at; returns it."""
+        self.targets[name] = mob
+        return mob
+
+    def _point(self, cue: pointing.Cue, run_time: float) -> None:
+        """Indicate what ``cue`` names: a registered target, else the texts on screen that
+        read the script's on-screen string of that name."""
+        if run_time < 2 / config.frame_rate:
+            return
+        mob = self.targets.get(cue.name)
+        if mob is not None:
+            found = [mob] if pointing.on_stage(mob, self.mobjects) else []
+        else:
+            found = pointing.texts_reading(
+                self.mobjects, pointing.screen_strings(self.script.screen, cue.name))
+        if not found:
+            self.warn(f"beat {self._beat_id!r}: {{@{cue.mark}}} names nothing on screen")
+            return
+        self.pointed.append((self._beat_id, cue.name, self.now))
+        self.play(pointing.indication(found, run_time))
 
     def play_internal(self, skip_rendering: bool = False) -> None:
         """Manim's animation loop, noting the working lines it took off the stage (gone as
@@ -233,6 +280,8 @@ class NarratedScene(Scene):
         start_planned = self._planned_clock
         clock = BeatClock(self, beat_id, duration, self.ctx.marks.get(beat_id, {}))
         self._beat_id, self._beat_start = beat_id, clock.start
+        self._cues = pointing.cues(clock.marks, clock.start)
+        clock.used.update(c.mark for c in self._cues)
         yield clock
         unused = [m for m in clock.marks if m not in clock.used]
         if unused:
@@ -243,6 +292,10 @@ class NarratedScene(Scene):
             self.wait(left)
         elif left < -0.1:
             self.warn(f"beat {beat_id!r} animations overrun its narration by {-left:.2f} s")
+        for cue in self._cues:
+            self.warn(f"beat {beat_id!r} never points at {cue.name!r} ({{@{cue.mark}}}): "
+                      f"its animations run past the end of the beat")
+        self._cues = []
         self._planned_clock = start_planned + max(duration, clock.elapsed)
         self._times.append(BeatTime(beat_id, clock.start, self.now))
         self._check_layout(beat_id)

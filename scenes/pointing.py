@@ -1,0 +1,102 @@
+"""Pointing at what the voice names, as it names it: cue marks ``{@see_<name>}`` in a script.
+
+A beat's text says ``… {@see_france}France's score …``; as the voice reaches the mark, the
+scene kit (:class:`scenes.base.NarratedScene`) indicates the thing called ``france``: a
+mobject the scene registered under that name (``scene.target("france", row)``), or else the
+text on screen that reads the script's on-screen string ``france`` (``[screen]`` key, or
+``key_N`` for item N of a list). No scene code waits for these marks: the kit plays the
+indication inside the waits the beat already has, so every scene gets it from its script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from manim import (
+    AnimationGroup,
+    Circumscribe,
+    Mobject,
+    VMobject,
+    there_and_back,
+)
+
+from scenes import theme
+
+PREFIX = "see_"
+"""Cue marks whose name starts with this are indications the kit plays."""
+LEAD = 0.15
+"""Seconds before the named word that the indication starts: it peaks as the word is said."""
+RUN = 1.0
+"""Seconds an indication lasts (less when the beat ends sooner)."""
+PULSE = 1.1
+"""How much the named thing grows at the indication's peak (it shrinks back)."""
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One indication due in the beat: when (scene seconds), what (its name) and the mark."""
+
+    at: float
+    name: str
+    mark: str
+
+
+def cues(marks: Mapping[str, float], start: float) -> list[Cue]:
+    """The indication marks among a beat's ``marks`` (seconds from its ``start``), in time
+    order."""
+    return sorted((Cue(start + t, m[len(PREFIX):], m) for m, t in marks.items()
+                   if m.startswith(PREFIX)), key=lambda c: c.at)
+
+
+def screen_strings(screen: Mapping[str, object], name: str) -> tuple[str, ...]:
+    """The on-screen string(s) a name stands for: a ``[screen]`` key (a list stands for all
+    its items) or ``key_N``, item N of a list key. Empty when the script has no such key."""
+    value = screen.get(name)
+    if value is None and "_" in name:
+        key, _, index = name.rpartition("_")
+        items = screen.get(key)
+        if index.isdigit() and isinstance(items, Sequence) and not isinstance(items, str):
+            return (str(items[int(index)]),) if int(index) < len(items) else ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, Sequence):
+        return tuple(str(v) for v in value)
+    return ()
+
+
+def _showing(m: Mobject) -> bool:
+    return any(isinstance(g, VMobject) and (g.get_fill_opacity() > 0.05
+                                            or g.get_stroke_opacity() > 0.05)
+               for g in m.family_members_with_points())
+
+
+def texts_reading(mobjects: Iterable[Mobject], strings: Sequence[str]) -> list[Mobject]:
+    """The texts on screen (tagged by ``theme.text``) that read one of ``strings``."""
+    wanted = set(strings)
+    found, seen = [], set()
+    for top in mobjects:
+        for m in top.get_family():
+            if id(m) in seen or not getattr(m, "type_root", False):
+                continue
+            seen.add(id(m))
+            if m.type_root_text in wanted and _showing(m):
+                found.append(m)
+    return found
+
+
+def on_stage(mob: Mobject, mobjects: Iterable[Mobject]) -> bool:
+    """Whether ``mob`` is part of what is on screen and shows."""
+    stage = {id(m) for top in mobjects for m in top.get_family()}
+    return id(mob) in stage and _showing(mob)
+
+
+def indication(mobs: Sequence[Mobject], run_time: float) -> AnimationGroup:
+    """Grow each named thing a little and back, while a line is drawn round it: a pointer
+    that keeps its colours (Q yellow, K teal, V red stay so)."""
+    return AnimationGroup(
+        *[a for m in mobs for a in (
+            m.animate(rate_func=there_and_back).scale(PULSE),
+            Circumscribe(m, color=theme.ACCENT, buff=0.08, stroke_width=3))],
+        run_time=run_time,
+    )

@@ -1,0 +1,74 @@
+"""Pointing at what the voice names: ``{@see_<name>}`` marks indicate it as it is said."""
+
+from __future__ import annotations
+
+import pytest
+from manim import FadeIn
+
+from narration.numfmt import LANGS
+from scenes import pointing, theme
+from scenes.base import LATE
+from scenes.registry import discover
+from tests.scenes.test_layout_check import _first_beat_does
+
+SCENES = discover(cut=None)
+
+
+def test_a_name_stands_for_a_screen_string_a_list_or_one_of_its_items() -> None:
+    screen = {"want": "deep learning", "tags": ("AI", "stats"), "tags_0": "own key"}
+    assert pointing.screen_strings(screen, "want") == ("deep learning",)
+    assert pointing.screen_strings(screen, "tags") == ("AI", "stats")
+    assert pointing.screen_strings(screen, "tags_1") == ("stats",)
+    assert pointing.screen_strings(screen, "tags_0") == ("own key",)  # a key of its own wins
+    assert pointing.screen_strings(screen, "tags_2") == ()
+    assert pointing.screen_strings(screen, "nothing") == ()
+
+
+def test_only_texts_that_read_the_string_and_show_are_found() -> None:
+    a, b = theme.text("France"), theme.text("Germany")
+    hidden = theme.text("France").set_opacity(0)
+    found = pointing.texts_reading([a, b, hidden], ("France",))
+    assert found == [a]
+
+
+def _with_cue(monkeypatch, first: str, later: str, at: float) -> None:
+    """The first beat points at ``first``, every later beat at ``later``, ``at`` s after its
+    start."""
+    def cues(marks, start):
+        name = first if start == 0 else later
+        return [pointing.Cue(start + at, name, f"see_{name}")]
+
+    monkeypatch.setattr(pointing, "cues", cues)
+
+
+def test_a_mark_points_at_the_text_it_names_inside_the_beats_wait(dry_run_scene,
+                                                                  monkeypatch) -> None:
+    def shows_the_answer(scene) -> None:
+        scene.play(FadeIn(theme.text(scene.script.title)))  # a text the mark does not name
+        scene.target("answer", theme.text("42").shift(theme.DOWN))
+        scene.add(scene.targets["answer"])
+
+    _with_cue(monkeypatch, "answer", "question", at=1.5)
+    scene = dry_run_scene(_first_beat_does(monkeypatch, shows_the_answer), "en")
+    first = scene._times[0]
+    pointed = [p for p in scene.pointed if p[0] == first.id]
+    assert [p[1] for p in pointed] == ["answer"]
+    assert first.start + 1.5 - pointing.LEAD - 0.1 <= pointed[0][2] <= first.start + 1.5
+    # the beat still lasts what its narration does; later beats name nothing on screen
+    assert first.end - first.start == pytest.approx(scene.ctx.durations[first.id], abs=0.1)
+    assert any("{@see_question} names nothing on screen" in w for w in scene.warnings)
+    assert not any("{@see_answer}" in w for w in scene.warnings)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("info", SCENES, ids=[s.scene_id for s in SCENES])
+def test_every_see_mark_points_at_something_as_it_is_said(info, lang, shipped_scene) -> None:
+    scene = shipped_scene(info, lang)
+    starts = {t.id: t.start for t in scene._times}
+    due = sorted((starts[beat] + t, beat, m[len(pointing.PREFIX):])
+                 for beat, marks in scene.ctx.marks.items() for m, t in marks.items()
+                 if m.startswith(pointing.PREFIX))
+    assert [(b, n) for _, b, n in due] == [(b, n) for b, n, _ in scene.pointed]
+    for (at, beat, name), (_, _, played) in zip(due, scene.pointed, strict=True):
+        assert at - pointing.LEAD - 0.1 <= played <= at + LATE, (beat, name)
+    assert not [w for w in scene.warnings if "point" in w or "names nothing" in w]
