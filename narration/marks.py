@@ -48,3 +48,13 @@ def estimate_mark_times(text: Resolved, speech_end: float) -> dict[str, float]:
     counted = [c.isalnum() for c in spoken]
     total = max(1, sum(counted))
     return {name: speech_end * sum(counted[:pos]) / total for name, pos in text.marks}
+
+
+def display_words(beat_text: Resolved, words: tuple[WordTiming, ...]) -> list[WordTiming]:
+    """Word timings re-pointed from the spoken text to the displayed text."""
+    out = []
+    for w in words:
+        a, b = beat_text.display_pos(w.char_start), beat_text.display_pos(w.char_end)
+        if b > a:
+            out.append(WordTiming(w.start, w.end, a, b))
+    return out

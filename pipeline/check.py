@@ -21,6 +21,7 @@ import uuid
 from pathlib import Path
 
 from narration import pronunciation
+from narration.marks import display_words
 from narration.numfmt import LANGS
 from narration.scripts import check_parity, load_script
 from narration.subtitles import build_track
@@ -28,7 +29,6 @@ from narration.timeline import still_while_speaking
 from narration.tts.cache import AudioCache
 from narration.tts.select import choose_engine
 from pipeline.config import DEFAULT_CACHE, read_source
-from pipeline.outputs import display_words
 from pipeline.quality import HOLD_LIMIT, cue_report, pronunciation_summary
 from pipeline.voice import beat_plans, synthesize
 from scenes.contract import ContractError, ScenePlan, SceneReport

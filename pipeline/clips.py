@@ -3,7 +3,7 @@ and posters of its first and last frame (pipeline/deck.py embeds them in the dec
 
 Clips are the master's own segments and each scene's sound, copied (no second encode), so
 their durations add up to the video's. The deck embeds them re-encoded at ``CLIP_HEIGHT``
-with the captions drawn in (``pipeline.outputs.deck_clips``): large PowerPoint decks stop
+with the captions drawn in (``pipeline.deck_clips``): large PowerPoint decks stop
 playing full-HD video (manim-slides #392).
 
 Posters: a scene opens on an empty frame (its title is being written) and closes with a

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from common.digests import file_digest
+from narration.types import Cue
+from pipeline.deck_clips import burn_deck_picture
 from pipeline.scene_render import RenderedScene, SceneRenderError
 from scenes.contract import ContractError, ScenePlan, SceneReport
 
@@ -191,11 +193,8 @@ class DaskPool:
 
 def burn_on_worker(clip: bytes, name: str, starts: list[int], cues: list, lang: str,
                    fps: int, height: int, client_code: dict[str, str]) -> bytes:
-    """Run on a Dask worker: one deck clip's picture (``pipeline.outputs.burn_deck_picture``)
+    """Run on a Dask worker: one deck clip's picture (``pipeline.deck_clips.burn_deck_picture``)
     from the scene's clip; returns the encoded file's bytes."""
-    from narration.types import Cue
-    from pipeline.outputs import burn_deck_picture
-
     _check_code(client_code)
     with tempfile.TemporaryDirectory(prefix="qkv-deck-") as tmp:
         d = Path(tmp)
@@ -209,7 +208,7 @@ def burn_on_worker(clip: bytes, name: str, starts: list[int], cues: list, lang: 
 
 class RemoteBurner:
     """Deck clip pictures encoded on the Dask cluster at ``address`` (see
-    ``outputs.deck_clips``)."""
+    ``pipeline.deck_clips.deck_clips``)."""
 
     def __init__(self, address: str) -> None:
         self.client = connect(address)

@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from common.atomic import atomic_write_text
+from narration.scripts import video_cover, video_summary, video_title
+from pipeline import media
+from pipeline.cover import draw_cover
 
 MIN_CHAPTER_S = 10.0
 
@@ -57,3 +60,26 @@ def description(title: str, summary: str, chapters: Sequence[tuple[float, float,
 def write_description(path: Path, title: str, summary: str,
                       chapters: Sequence[tuple[float, float, str]], lang: str) -> None:
     atomic_write_text(path, description(title, summary, chapters, lang))
+
+
+def container_chapters(master: Path, chapters: Sequence[Chapter]
+                       ) -> list[Chapter]:
+    """``chapters`` with the times the master's container holds (milliseconds), so the
+    description lists what a player shows."""
+    held = media.probe(master).chapters
+    if len(held) != len(chapters):
+        raise media.MediaError(f"{master.name} holds {len(held)} chapter(s), "
+                               f"expected {len(chapters)}")
+    starts = [t for t, _title in held]
+    ends = [*starts[1:], chapters[-1].end] if chapters else []
+    return [Chapter(s, e, c.title) for s, e, c in zip(starts, ends, chapters, strict=True)]
+
+
+def write_kit(staged: Path, lang: str, chapters: list[Chapter],
+              cut: str = "full") -> None:
+    """description.txt (title, summary, chapter list at the master's own chapter times) and
+    thumbnail.png (the cut's cover, ``pipeline.cover``)."""
+    title = video_title(lang, cut=cut)
+    write_description(staged / "description.txt", title, video_summary(lang, cut=cut),
+                          container_chapters(staged / "video.mp4", chapters), lang)
+    draw_cover(video_cover(lang, cut=cut), staged / "thumbnail.png")

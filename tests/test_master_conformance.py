@@ -15,7 +15,7 @@ import pytest
 
 from common import mp4box
 from pipeline import aac_track, kit, media, soundtrack
-from pipeline.outputs import container_chapters
+from pipeline.kit import container_chapters
 from pipeline.segments import SegmentStore
 from scenes.held_frames import HeldFrameEncoder
 

@@ -118,7 +118,7 @@ def test_a_60fps_scene_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Pa
     """The deck's clips: at most 30 fps and 720p, as long as the clip, with its sound; the
     captions drawn from their cue times even inside a held frame, the picture changing
     where the scene's does."""
-    from pipeline.outputs import DeckItem, deck_clips
+    from pipeline.deck_clips import DeckItem, deck_clips
     from pipeline.segments import SegmentStore
     from scenes.held_frames import HeldFrameEncoder
 

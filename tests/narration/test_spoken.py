@@ -6,12 +6,11 @@ from __future__ import annotations
 import pytest
 
 from narration import spoken
-from narration.marks import mark_times
+from narration.marks import display_words, mark_times
 from narration.placeholders import resolve
 from narration.tts.edge import TICKS_PER_SECOND, parse_edge_stream
 from narration.tts.espeak import EspeakEngine
 from narration.tts.piper import PiperEngine
-from pipeline.outputs import display_words
 
 FACTS = {"a": -3.0, "s": 2.0, "w": 0.004, "v": (1.4, 0.8),
          "tok": {"zh": "北京", "en": "Beijing"}}

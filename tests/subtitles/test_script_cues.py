@@ -18,6 +18,7 @@ import statistics
 import pytest
 
 from narration.facts import build_facts
+from narration.marks import display_words
 from narration.numfmt import LANGS
 from narration.scripts import load_script
 from narration.subtitles import build_track
@@ -25,7 +26,6 @@ from narration.timeline import beat_slot, estimate_speech
 from narration.tts.base import narration_rate
 from narration.tts.cache import AudioCache
 from narration.tts.select import choose_engine
-from pipeline.outputs import display_words
 from pipeline.quality import CPS_LIMIT, CPS_MEDIAN_LIMIT, cue_report
 from qkv_math import derive, load_numbers
 from scenes.registry import discover
