@@ -17,7 +17,6 @@ from manim import (
     Circle,
     FadeIn,
     FadeOut,
-    FadeTransform,
     Indicate,
     LaggedStart,
     Line,
@@ -160,13 +159,18 @@ class BlindDateScene(NarratedScene):
             words = [self._word(name, x) for name, x in zip(names, [*xs, YOU_X], strict=True)]
             people = [*guests, you]
             b.until("words")
-            self.play(*[FadeTransform(VGroup(p.person, *([you_label] if p is you else [])), w.chip)
-                        for p, w in zip(people, words, strict=True)],
-                      *[FadeTransform(checklist if p is you else p.mini, w.q)
-                        for p, w in zip(people, words, strict=True)],
-                      *[FadeTransform(p.badge, w.k) for p, w in zip(people, words, strict=True)],
-                      *[FadeTransform(p.bubble, w.v) for p, w in zip(people, words, strict=True)],
-                      run_time=b.rt(0.15, 1.4))
+            # each part of a guest leaves towards the cell it becomes, then the cells come in:
+            # a badge's words never melt into the letters
+            swaps = []
+            for p, w in zip(people, words, strict=True):
+                parts = ((VGroup(p.person, *([you_label] if p is you else [])), w.chip),
+                         (checklist if p is you else p.mini, w.q), (p.badge, w.k),
+                         (p.bubble, w.v))
+                for old, new in parts:
+                    way = new.get_center() - old.get_center()
+                    swaps += widgets.out_then_in(
+                        old, new, shift=0.4 * way / max(float(np.linalg.norm(way)), 1e-6))
+            self.play(*swaps, run_time=b.rt(0.15, 1.4))
             for key in ("ask", "found", "read"):
                 b.until(key)
                 cells = [getattr(w, {"ask": "q", "found": "k", "read": "v"}[key]) for w in words]

@@ -32,7 +32,7 @@ from manim import (
 from scenes import theme, widgets
 from scenes.base import BeatClock, NarratedScene
 
-BLOCK_W, BLOCK_TOP, BLOCK_BOTTOM = 2.9, 2.2, -1.0
+BLOCK_W, BLOCK_TOP, BLOCK_BOTTOM = 2.9, 2.4, -1.0
 ENC_X, DEC_X = -5.2, -1.35
 LOW_Y, HIGH_Y = -0.2, 1.5  # the two rows of attention boxes inside the blocks
 TOKEN_Y = -1.6
@@ -74,8 +74,11 @@ class InTransformerScene(NarratedScene):
             self.masked = self._attn_box(self.s("masked_attn"), DEC_X, LOW_Y)
             self.cross = self._attn_box(self.s("cross_attn"), DEC_X, HIGH_Y)
             self.boxes = (self.enc_attn, self.masked, self.cross)
-            self.tags = [self._mark(m).move_to(box[0].get_corner(UP + RIGHT)).set_z_index(2)
-                    for m, box in zip(marks, self.boxes, strict=True)]
+            # each place's number sits just above its box's right end (inside the block,
+            # clear of the box's edge and its name)
+            self.tags = [self._mark(m).next_to(box[0], UP, buff=0.06).align_to(box[0], RIGHT)
+                         .shift(LEFT * 0.1).set_z_index(2)
+                         for m, box in zip(marks, self.boxes, strict=True)]
             for box in self.boxes:  # above the multi-head copies drawn behind them at the end
                 box.set_z_index(1)
             self.src = self._tokens(source, self.s("source"), ENC_X)
@@ -275,6 +278,7 @@ class InTransformerScene(NarratedScene):
         out = VGroup()
         for k in (2, 1):
             s = theme.panel(box[0].width, box[0].height, theme.MUTED)
+            s.set_fill(opacity=0.45)  # only their edges show behind the box (its name is on it)
             out.add(s.move_to(box[0]).shift((LEFT + UP) * 0.1 * k))
         return out
 
@@ -297,9 +301,12 @@ class InTransformerScene(NarratedScene):
         for dx, letter, color in ((-0.8, "Q", theme.Q_COLOR), (0.0, "K", theme.K_COLOR),
                                   (0.8, "V", theme.V_COLOR)):
             x = box.get_x() + dx
-            out.append(self._labelled_arrow(RIGHT * x + UP * tokens.get_top()[1],
-                                            RIGHT * x + UP * box.get_bottom()[1], letter, color,
-                                            side=RIGHT))
+            arrow = self._labelled_arrow(RIGHT * x + UP * tokens.get_top()[1],
+                                         RIGHT * x + UP * box.get_bottom()[1], letter, color,
+                                         side=RIGHT)
+            # the letter inside the block, between its bottom edge and the box (not on the edge)
+            arrow[1].set_y((BLOCK_BOTTOM + box.get_bottom()[1]) / 2)
+            out.append(arrow)
         return out
 
     def _enc_output(self, n: int) -> VGroup:
