@@ -98,6 +98,21 @@ _ROLE_LETTER = re.compile(r"(?<![A-Za-z])[QKVqkv](?![A-Za-z])")  # Q·K, q · k,
 ROLE_COLORS = {"q": Q_COLOR, "k": K_COLOR, "v": V_COLOR}
 
 
+LATIN_QUOTES_FONT = "DejaVu Sans"
+"""Curly quotes in English text: the CJK font draws them full-width, leaving a wide gap
+on their outer side ("of  “chases”  now"); this face draws them proportional. Pango falls
+back to the theme font where it is missing."""
+_CURLY = "“”‘’"
+
+
+def latin_quotes(s: str) -> dict[str, str] | None:
+    """``t2f`` for a Text of ``s``: in a text with no CJK character, its curly quotes set in
+    a Latin face. Chinese text keeps its full-width quotes."""
+    if any(is_cjk(c) for c in s) or not any(q in s for q in _CURLY):
+        return None
+    return {q: LATIN_QUOTES_FONT for q in _CURLY if q in s}
+
+
 def role_colors(s: str) -> dict[str, str]:
     """``t2c`` for a Text of ``s``: each Q, K or V standing alone as a letter (Q·K, q · k,
     the V's; never the q of "quiz") in its role's colour."""
@@ -129,7 +144,7 @@ def _make_text(s: str, size: float, color: str, weight: str, qkv: bool) -> Text:
     """
     if "√" not in s:
         t = Text(s, font=FONT, font_size=size, color=color, weight=weight,
-                 t2c=role_colors(s) if qkv else None)
+                 t2c=role_colors(s) if qkv else None, t2f=latin_quotes(s))
         return legibility.tag(t, s, text_px(size))
     shown, spans, pos = "", [], 0
     for m in _RADICAL.finditer(s):
@@ -143,7 +158,7 @@ def _make_text(s: str, size: float, color: str, weight: str, qkv: bool) -> Text:
         pos = m.end()
     shown += s[pos:]
     t = Text(shown, font=FONT, font_size=size, color=color, weight=weight,
-             t2c=role_colors(shown) if qkv else None)
+             t2c=role_colors(shown) if qkv else None, t2f=latin_quotes(shown))
     glyph = {}  # character offset -> its glyph (whitespace has none)
     for i, ch in enumerate(shown):
         if not ch.isspace():
@@ -168,7 +183,8 @@ def _make_text(s: str, size: float, color: str, weight: str, qkv: bool) -> Text:
 def glyph_text(s: str, size: float = BODY_SIZE, color: str = FG) -> Text:
     """Text with one glyph per character, spaces included (no ligatures), so a scene can
     find a word's glyphs in it."""
-    t = Text(s, font=FONT, font_size=size, color=color, disable_ligatures=True)
+    t = Text(s, font=FONT, font_size=size, color=color, disable_ligatures=True,
+             t2f=latin_quotes(s))
     return legibility.tag(t, s, text_px(size))
 
 
@@ -248,7 +264,8 @@ def panel(width: float, height: float, color: str = MUTED, fill: str = PANEL) ->
 def row_text(s: str, size: float, color: str = FG) -> VGroup:
     """Text that, centred on a row, shares its baseline with the numbers centred there:
     it is padded (invisibly) to be symmetric around where a digit's centre would be."""
-    full = Text(s + "0", font=FONT, font_size=size, color=color, disable_ligatures=True)
+    full = Text(s + "0", font=FONT, font_size=size, color=color, disable_ligatures=True,
+                t2f=latin_quotes(s))
     body = VGroup(*full.submobjects[: len(s)])  # no ligatures: one per char, spaces too
     mid = full.submobjects[len(s)].get_y()
     half = max(body.get_top()[1] - mid, mid - body.get_bottom()[1])
