@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-APT_PKGS=(libcairo2-dev libpango1.0-dev pkg-config)
+APT_PKGS=(libcairo2-dev libpango1.0-dev pkg-config fonts-dejavu-core)  # DejaVu: English text's curly quotes
 # the preview page is tested in headless Chromium and audited by the W3C Nu checker (a Java
 # jar) and axe-core (npm); the deck converted to PDF by LibreOffice, its Chinese drawn with a
 # CJK font (Droid Sans Fallback; Noto Sans CJK SC is used instead where installed)
