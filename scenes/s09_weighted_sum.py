@@ -83,6 +83,7 @@ class WeightedSumScene(NarratedScene):
                                  theme.FG)
             rule.select("w").set_color(theme.SHARE_COLOR)
             rule.select("v").set_color(theme.V_COLOR)
+            self.target("w", rule.select("w")[0])  # "… or weights, w": the rule's w
             rule.move_to([(TOKEN_RIGHT + LEFT_EDGE) / 2 + 0.6, row_y[-1] - 1.0, 0])
             w_head = theme.text(self.s("weight"), theme.SMALL_SIZE, theme.SHARE_COLOR)
             w_head.move_to([WEIGHT_X, feat_y, 0])
@@ -97,10 +98,13 @@ class WeightedSumScene(NarratedScene):
             self.intro_group = VGroup(self.names, rule, w_head, self.w_cells, self.note)
             self.intro_shift = -self.intro_group.get_center()[0]
             self.intro_group.shift(RIGHT * self.intro_shift)
+            self.target("wcells", self.w_cells)  # "the blank's shares"
             self.play(theme.reveal(rule), FadeIn(self.names), run_time=b.rt(0.12, 1.0))
             b.until("shares")
-            self.play(FadeIn(w_head), *[FadeIn(c, shift=0.2 * RIGHT) for c in self.w_cells],
+            self.play(FadeIn(w_head), FadeIn(self.w_cells, shift=0.2 * RIGHT),
                       run_time=b.rt(0.1, 0.8))
+            if "note" in b.marks:  # "divided by the square root of d" (not in the overview)
+                b.until("note")
             self.play(FadeIn(self.note), run_time=b.rt(0.06, 0.5))
 
     def _values(self, ctx: SimpleNamespace) -> None:
@@ -129,9 +133,12 @@ class WeightedSumScene(NarratedScene):
                 b.until("v" + "abcd"[i])
                 has = [j for j, v in enumerate(fb.V[i]) if v != 0]
                 anims = [FadeIn(self.v_rows[i], shift=0.1 * DOWN)]
+                # the word and the features it brings lit each in place (lit as one group,
+                # they would scale about its centre and a heading would rise over the title)
                 if has:
-                    anims.append(Indicate(VGroup(self.names[i], *[v_heads[j] for j in has]),
-                                          color=theme.V_COLOR))
+                    anims.append(Indicate(self.names[i], color=theme.V_COLOR))
+                    anims += [Indicate(v_heads[j], color=theme.V_COLOR, scale_factor=1.05)
+                              for j in has]
                 self.play(*anims, run_time=b.rt(0.08, 0.7))
 
     def _multiply(self, ctx: SimpleNamespace) -> None:
@@ -204,11 +211,16 @@ class WeightedSumScene(NarratedScene):
             if traces:
                 self.play(*[a for j in traces for a in self._light(sums[j], self.p_heads[j])],
                           run_time=b.rt(0.1, 0.8))
-            b.until("next")
+            b.until("next")  # "this vector"
+            if "onward" in b.marks:  # the overview's script says it in one word
+                self.play(Indicate(VGroup(box, sums), color=theme.GOOD, scale_factor=1.05),
+                          run_time=min(b.rt(0.06, 0.6), max(0.2, b.time_to("onward"))))
             onward = theme.text(self.s("next_layer"), theme.SMALL_SIZE, theme.GOOD)
             onward.next_to(box, RIGHT, buff=0.3)
             if onward.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
                 onward.next_to(result, DOWN, buff=0.15).align_to(result, RIGHT)
+            if "onward" in b.marks:
+                b.until("onward")  # "goes on to the next layer"
             self.play(FadeIn(onward, shift=0.2 * RIGHT), run_time=b.rt(0.08, 0.6))
 
     def _why_not_top(self, _ctx: SimpleNamespace) -> None:
@@ -239,8 +251,10 @@ class WeightedSumScene(NarratedScene):
                             angle=0.9 + 0.3 * k, color=theme.Q_COLOR, stroke_width=4)
                 for k, c in enumerate(cards[:-1][::-1])
             ])
-            b.until("apple")
+            # "spread over several words": the words come with the sentence; "the apple
+            # needs both": its arrows to them
             self.play(FadeIn(cards, shift=0.1 * DOWN), run_time=b.rt(0.06, 0.6))
+            b.until("apple")
             self.play(*[Create(a) for a in arrows], run_time=b.rt(0.08, 0.9))
             lost = theme.text(self.s("lost"), theme.BODY_SIZE, theme.V_COLOR)
             theme.fit(lost, theme.CONTENT_W)

@@ -75,10 +75,13 @@ class WorkedExampleScene(NarratedScene):
                 first = [FadeIn(self.table[TOKEN][0])] if i == 0 else []
                 self.play(*first, FadeIn(self.table[TOKEN][1][i], shift=0.1 * RIGHT),
                           run_time=b.rt(0.03, 0.3))
-            b.until("qkv")
-            self.play(LaggedStart(*[FadeIn(self.table[c], shift=0.1 * DOWN)
-                                    for c in (QCOL, KCOL, VCOL)], lag_ratio=0.4),
-                      run_time=b.rt(0.2, 1.5))
+            # each column as the voice names it: Q, then K, then V
+            for col, mark, after in ((QCOL, "qkv", "k"), (KCOL, "k", "v"), (VCOL, "v", None)):
+                b.until(mark)
+                run = b.rt(0.06, 0.5)
+                if after is not None:
+                    run = min(run, max(0.2, b.time_to(after)))
+                self.play(FadeIn(self.table[col], shift=0.1 * DOWN), run_time=run)
 
     def _query(self, ctx: SimpleNamespace) -> None:
         qi = ctx.qi
@@ -114,12 +117,22 @@ class WorkedExampleScene(NarratedScene):
                 line.set_y(theme.CONTENT_BOTTOM + 0.1 + h / 2
                            + (h + STACK_GAP) * (len(lines) - 1 - i))
             self.calc = VGroup()
+            # the first word's line is worked as the rule is said: its two vectors at
+            # "multiply entry by entry", their products at "then add"; its sum at its mark
+            b.until("mul")
+            self.play(FadeIn(lines[0][0]), Indicate(self.table[QCOL][1][qi], color=theme.FG),
+                      Indicate(self.table[KCOL][1][0], color=theme.FG),
+                      run_time=min(b.rt(0.06, 0.6), max(0.2, b.time_to("add"))))
+            b.until("add")
+            self.play(FadeIn(lines[0][1], shift=0.1 * RIGHT),
+                      run_time=min(b.rt(0.06, 0.6), max(0.2, b.time_to(marks[0]))))
             for i, (mark, line) in enumerate(zip(marks, lines, strict=False)):
                 b.until(mark)
                 # entry by entry: the two vectors, then the products, then their sum
-                self.play(FadeIn(line[0]), Indicate(self.table[KCOL][1][i], color=theme.FG),
-                          run_time=b.rt(0.04, 0.4))
-                self.play(FadeIn(line[1], shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
+                if i:
+                    self.play(FadeIn(line[0]), Indicate(self.table[KCOL][1][i], color=theme.FG),
+                              run_time=b.rt(0.04, 0.4))
+                    self.play(FadeIn(line[1], shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
                 self.play(FadeIn(line[2], shift=0.1 * RIGHT), run_time=b.rt(0.03, 0.3))
                 # the result lights up and the table's cell shows it: nothing flies across
                 # the lines stacked above (a copy moving up would cross their digits)
@@ -151,8 +164,13 @@ class WorkedExampleScene(NarratedScene):
                 b.until("about")
                 self.play(FadeIn(div, shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
             b.until("scaled")
-            self.play(LaggedStart(*[FadeIn(c, shift=0.3 * RIGHT) for c in self.table[SCALED][1]],
-                                  lag_ratio=0.6), run_time=b.rt(0.3, 2.4))
+            self.play(Indicate(self.table[SCORE][1], color=theme.ACCENT, scale_factor=1.05),
+                      run_time=min(b.rt(0.06, 0.6), max(0.2, b.time_to("xa"))))
+            # each scaled score as the voice reads it
+            cells = self.table[SCALED][1]
+            for i, mark in zip(range(len(cells)), ("xa", "xb", "xc"), strict=False):
+                b.until(mark)
+                self.play(FadeIn(cells[i], shift=0.3 * RIGHT), run_time=b.rt(0.05, 0.5))
             self.show_working(b, div, "scaled")  # √d's value is said before this mark
             self.calc = div
 
@@ -217,13 +235,22 @@ class WorkedExampleScene(NarratedScene):
             self.hold_working(self.calc)
             self.steps.swap(self, self.s("step4"), FadeOut(self.calc),
                             run_time=b.rt(0.08, 0.5))
+            # "weight each word's V": the terms one by one, each word's V lit in the table
+            b.until("wv")
+            run = min(b.rt(0.1, 0.6), max(0.2, b.time_to("add") / n))
             for i in range(n):
-                extra = [FadeIn(pluses[i - 1])] if i else []
-                self.play(*extra, FadeIn(self.terms[i], shift=0.1 * UP),
+                self.play(FadeIn(self.terms[i], shift=0.1 * UP),
                           Indicate(self.table[VCOL][1][i], color=theme.FG, scale_factor=1.1),
-                          run_time=b.rt(0.1, 0.8))
+                          run_time=run)
+            b.until("add")  # "and add them up"
+            self.play(*[FadeIn(p, scale=1.3) for p in pluses],
+                      run_time=min(b.rt(0.08, 0.6), max(0.2, b.time_to("out"))))
+            # "the result is": the terms lit in turn, then their sum
             b.until("out")
-            self.play(FadeIn(eq), FadeIn(self.out, scale=1.2), run_time=b.rt(0.12, 0.8))
+            self.play(LaggedStart(*[Indicate(t, color=theme.GOOD, scale_factor=1.08)
+                                    for t in self.terms], lag_ratio=0.5),
+                      run_time=b.rt(0.12, 1.0))
+            self.play(FadeIn(eq), FadeIn(self.out, scale=1.2), run_time=b.rt(0.08, 0.6))
             self.show_working(b, line)  # the result is read out by the end of the beat
 
     def _meaning(self, ctx: SimpleNamespace) -> None:
@@ -242,7 +269,13 @@ class WorkedExampleScene(NarratedScene):
             rows = VGroup(*[SurroundingRectangle(self.table[TOKEN][1][i], color=theme.GOOD,
                                                  buff=0.08, corner_radius=0.06)
                             for i in others])
+            # "no longer a word on its own": its own part of the blend lit; "but a blend
+            # with the others": their rows and terms boxed
             b.until("blend")
+            self.play(*[Indicate(m, color=theme.GOOD, scale_factor=1.08)  # each in place
+                        for m in (self.table[TOKEN][1][ctx.qi], self.terms[ctx.qi])],
+                      run_time=min(b.rt(0.12, 0.9), max(0.2, b.time_to("mixed"))))
+            b.until("mixed")
             self.play(LaggedStart(*[Create(m) for pair in zip(rows, boxes, strict=True)
                                     for m in pair], lag_ratio=0.3), run_time=b.rt(0.2, 1.5))
 
