@@ -15,6 +15,8 @@ from manim import (
     RIGHT,
     TAU,
     UP,
+    AddTextLetterByLetter,
+    Animation,
     Arc,
     Circle,
     FadeIn,
@@ -23,6 +25,7 @@ from manim import (
     Mobject,
     Rectangle,
     ReplacementTransform,
+    Succession,
     ValueTracker,
     VGroup,
     always_redraw,
@@ -92,7 +95,8 @@ class RecapQuizScene(NarratedScene):
         for n, (label, question) in enumerate(zip(labels, questions, strict=True), start=1):
             with self.beat(f"q{n}") as b:
                 tag = theme.text(label, theme.LABEL_SIZE, theme.ACCENT, weight="BOLD")
-                tag.to_edge(LEFT, buff=theme.MARGIN + 0.2).set_y(theme.CONTENT_TOP - 0.3)
+                corner = tag.copy().to_edge(LEFT, buff=theme.MARGIN + 0.2)
+                corner.set_y(theme.CONTENT_TOP - 0.3)
                 q = theme.wrap(question, theme.CONTENT_W - 1.0, theme.EMPH_SIZE, theme.FG,
                                qkv=True)
                 for line in q:
@@ -103,8 +107,14 @@ class RecapQuizScene(NarratedScene):
                 # on screen as it is read: the old answer goes and the question comes at once
                 # (the old out, then the new in: the questions sit at one place)
                 gone = [m for m in self.mobjects if m is not header]
-                widgets.fade_through(self, Group(*gone) if gone else None, VGroup(tag, q),
+                # the label comes first where the question will be, and steps aside to its
+                # corner as the question is read ({@q}), written as it is read
+                tag.move_to(theme.CONTENT_CENTER)
+                widgets.fade_through(self, Group(*gone) if gone else None, tag,
                                      run_time=0.4, shift=0.1 * DOWN)
+                b.until("q")
+                self._type_on(q, self.ctx.speech[b.id] - b.elapsed - 0.3,
+                              tag.animate(run_time=0.5).move_to(corner))
 
             # the prompt is spoken first: the silence to think comes after its speech
             think = f"think{n}"
@@ -121,11 +131,17 @@ class RecapQuizScene(NarratedScene):
             with self.beat(f"a{n}") as b:
                 panel = self._answer(self.items(f"a{n}"), line_colors[n], q)
                 self.play(FadeOut(clock), run_time=b.rt(0.02, 0.2))
-                self.play(FadeIn(panel[0]), FadeIn(panel[1]),
-                          FadeIn(panel[2][0], shift=0.1 * RIGHT), run_time=b.rt(0.04, 0.4))
-                for mark, line in zip(LINE_MARKS, panel[2][1:], strict=False):
-                    b.until(mark)
-                    self.play(FadeIn(line, shift=0.1 * RIGHT), run_time=b.rt(0.08, 0.6))
+                self.play(FadeIn(panel[0]), FadeIn(panel[1]), run_time=b.rt(0.04, 0.4))
+                # each line is written as the voice says it: the first at once, line i + 1
+                # from cue mark LINE_MARKS[i], each done a little before the voice moves on
+                lines = panel[2]
+                marks = [None, *LINE_MARKS[:len(lines) - 1]]
+                ends = [b.mark(m) for m in marks[1:]] + [self.ctx.speech[b.id]]
+                for mark, line, end in zip(marks, lines, ends, strict=True):
+                    if mark is not None:
+                        b.until(mark)
+                    span = end - b.elapsed
+                    self._type_on(line, min(span - 0.25, max(span - 2.0, 0.6 * span)))
 
     def _outro(self) -> None:
         with self.beat("outro") as b:
@@ -141,10 +157,19 @@ class RecapQuizScene(NarratedScene):
             theme.fit(gloss, theme.CONTENT_W)
             gloss.next_to(ahead, DOWN, buff=0.3)
             b.until("f")
-            self.play(FadeIn(line), theme.reveal(f), run_time=b.rt(0.1, 0.9))
+            self.play(FadeIn(line), theme.reveal(f), run_time=min(0.7, b.time_to("qk")))
+            # the voice reads the formula: a patch lights each part it names
+            lit = None
+            for part in ("qk", "sd", "v"):
+                b.until(part)
+                box = self._glow(f.select(part))
+                self.play(ReplacementTransform(lit, box) if lit else FadeIn(box),
+                          run_time=b.rt(0.05, 0.4))
+                lit = box
             b.until("next")
-            self.play(FadeIn(ahead, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
-            self.play(FadeIn(gloss, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
+            self.play(FadeIn(ahead, shift=0.1 * UP), FadeOut(lit), run_time=b.rt(0.08, 0.6))
+            b.until("gloss")
+            self._type_on(gloss, self.ctx.speech[b.id] - b.elapsed - 0.3)
 
     # -- pieces ---------------------------------------------------------------------------------
     def _recap_rows(self) -> VGroup:
@@ -163,6 +188,15 @@ class RecapQuizScene(NarratedScene):
             rows.add(VGroup(h[0], h[1], g))
         theme.fit(rows, theme.CONTENT_W - 1.0)
         return rows.set_x(0)
+
+    def _type_on(self, text: Mobject, run_time: float, *others: Animation) -> None:
+        """Write ``text`` (a text, or a group of lines) letter by letter in ``run_time``,
+        as the voice reads it; ``others`` play alongside, each in its own run time."""
+        lines = list(text) if isinstance(text, VGroup) and not hasattr(text, "text") else [text]
+        run_time = max(0.4, run_time)
+        total = sum(len(line) for line in lines)
+        self.play(Succession(*[AddTextLetterByLetter(line, run_time=run_time * len(line) / total)
+                               for line in lines], run_time=run_time), *others)
 
     @staticmethod
     def _glow(part: Mobject) -> Rectangle:
