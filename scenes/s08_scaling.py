@@ -14,6 +14,7 @@ from manim import (
     RIGHT,
     UP,
     UR,
+    AddTextLetterByLetter,
     Arc,
     Arrow,
     Axes,
@@ -108,12 +109,17 @@ class ScalingScene(NarratedScene):
             brace = Brace(dot.select("sum"), DOWN, color=theme.MUTED)
             terms = theme.text(self.s("terms"), theme.SMALL_SIZE, theme.MUTED)
             terms.next_to(brace, DOWN, buff=0.1)
+            curves = self._spread_curves(rows[0], rows[-1])
+            curves.next_to(terms, DOWN, buff=0.5)
+            # alone, the sum sits in the middle; it rises to make room for the curves
+            sum_ = VGroup(dot, brace, terms)
+            lift = sum_.get_y() - theme.CONTENT_CENTER[1]
+            sum_.shift(DOWN * lift)
             b.until("terms")
             self.play(theme.reveal(dot), run_time=b.rt(0.12, 0.9))
             self.play(FadeIn(brace), FadeIn(terms), run_time=b.rt(0.08, 0.5))
-            curves = self._spread_curves(rows[0], rows[-1])
-            curves.next_to(terms, DOWN, buff=0.5)
             b.until("wide")
+            self.play(sum_.animate.shift(UP * lift), run_time=b.rt(0.06, 0.5))
             self.play(FadeIn(curves[0]), FadeIn(curves[1]), FadeIn(curves[2]),
                       run_time=b.rt(0.08, 0.6))
             self.play(GrowFromEdge(curves[3], DOWN), FadeIn(curves[4]), run_time=b.rt(0.15, 1.2))
@@ -123,6 +129,9 @@ class ScalingScene(NarratedScene):
         with self.beat("spread") as b:
             self.clear_content(b, keep=(self.header,))
             self.table = tb = self._table(rows)
+            self.target("s_first", tb["spread_raw"][0])
+            self.target("s_scaled", tb["spread_scaled"][-1])
+            self.target("top_scaled", tb["top_scaled"][-1])
             self.play(FadeIn(tb["setup"]), FadeIn(tb["heads"]), FadeIn(tb["d"]),
                       FadeIn(tb["legend_raw"]), run_time=b.rt(0.08, 0.6))
             b.until("da")
@@ -150,6 +159,7 @@ class ScalingScene(NarratedScene):
             b.until("td")
             self.play(GrowFromEdge(tb["top_raw"][-1], LEFT), run_time=b.rt(0.06, 0.5))
             self.box = SurroundingRectangle(tb["top_raw"][-1], color=theme.V_COLOR, buff=0.08)
+            b.until("box")
             self.play(Create(self.box), run_time=b.rt(0.08, 0.5))
 
     def _learning(self, ctx: SimpleNamespace) -> None:
@@ -157,9 +167,14 @@ class ScalingScene(NarratedScene):
             self.plot = pl = self._flat_plot()
             b.until("flat")
             self.play(FadeIn(pl["axes"]), Create(pl["curve"]), run_time=b.rt(0.12, 0.8))
+            b.until("flatzone")
             self.play(FadeIn(pl["flat"]), FadeIn(pl["dot"]), FadeIn(pl["caption"][0]),
                       run_time=b.rt(0.08, 0.5))
-            self.play(pl["dot"].animate.move_to(pl["dot_to"]), run_time=b.rt(0.12, 0.8))
+            # the gradient: the dot creeps along the flat part while the voice explains it
+            b.until("grad")
+            self.play(pl["dot"].animate.move_to(pl["dot_to"]),
+                      run_time=max(0.5, min(2.5, b.time_to("zero") - 0.3)))
+            b.until("zero")
             self.play(FadeIn(pl["caption"][1]), run_time=b.rt(0.08, 0.5))
 
     def _scaled(self, ctx: SimpleNamespace) -> None:
@@ -173,8 +188,7 @@ class ScalingScene(NarratedScene):
                       run_time=b.rt(0.12, 1.0))
             b.until("ts")
             self.play(*[GrowFromEdge(m, LEFT) for m in tb["top_scaled"]],
-                      run_time=b.rt(0.1, 0.8))
-            self.play(Indicate(tb["top_scaled"][-1], color=SCALED), run_time=b.rt(0.1, 0.8))
+                      run_time=b.rt(0.12, 1.0))
 
     def _amplify(self, ctx: SimpleNamespace) -> None:
         amp, tokens = ctx.amp, ctx.tokens
@@ -192,7 +206,15 @@ class ScalingScene(NarratedScene):
             for _, chart, _ in steps:
                 chart.shift(dx * RIGHT)
             factor, left, right = steps[0]
-            self.play(FadeIn(factor), FadeIn(left), run_time=b.rt(0.06, 0.6))
+            self.target("scores", left[1])
+            self.target("kept_top", steps[-1][2][1][0])  # the divided chart's top row
+            # the example's shares first, bars growing; the factor as the voice amplifies
+            self.play(FadeIn(left[0]), *[FadeIn(row[0]) for row in left[1]],
+                      *[GrowFromEdge(row[1], LEFT) for row in left[1]], run_time=b.rt(0.12, 2.0))
+            self.remove(left[0], *[m for row in left[1] for m in row])
+            self.add(left)  # on stage as one chart: its bars can be named ({@see_scores})
+            b.until("amp")
+            self.play(FadeIn(factor, shift=0.1 * DOWN), run_time=b.rt(0.04, 0.6))
             for mark, (new_factor, new_left, _) in zip(("xa", "xb", "xc"), steps[1:],
                                                        strict=False):
                 b.until(mark)
@@ -237,6 +259,9 @@ class ScalingScene(NarratedScene):
             self.play(Create(skipped), run_time=b.rt(0.08, 0.6))
             b.until("keep")
             self.play(FadeOut(skipped), FadeIn(note, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
+            b.until("real")  # from here on, the divided shares: they are the ones kept
+            self.play(Create(SurroundingRectangle(scaled, color=SCALED, buff=0.15)),
+                      run_time=b.rt(0.08, 0.6))
 
     def _knob_beat(self, ctx: SimpleNamespace) -> None:
         with self.beat("knob") as b:
@@ -259,8 +284,9 @@ class ScalingScene(NarratedScene):
             b.until("right")
             self.play(Rotate(knob["pointer"], angle=knob["loud_turn"], about_point=center),
                       FadeIn(good), loud.animate.set_opacity(0.5), run_time=b.rt(0.1, 0.8))
-            b.until("final")
-            self.play(theme.reveal(final), run_time=b.rt(0.1, 1.0))
+            b.until("final")  # written as it is said
+            self.play(AddTextLetterByLetter(final, run_time=max(
+                1.0, self.ctx.speech[b.id] - b.elapsed - 0.4)))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _update_chart(self, old: VGroup, new: VGroup) -> list:
