@@ -9,6 +9,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    AddTextLetterByLetter,
     Animation,
     ArcBetweenPoints,
     Brace,
@@ -266,6 +267,8 @@ class SoftmaxScene(NarratedScene):
             self._reveal(b, "w", [
                 lambda i: [FadeIn(divs[i], shift=0.15 * RIGHT), *_grow(sm_bars[1][i])]
                 for _ in range(self.n)])
+            self.add(sm_bars)  # on stage as one chart: its bars can be named ({@see_shares})
+            self.target("shares", sm_bars[1])
             # each e-power ÷ the total: the last share is said by {@same} (or the beat's end)
             self.show_working(b, divs, "same" if "same" in b.marks else None)
             # Why no constant is needed ({@same}, the full explainer only): adding one number
@@ -301,7 +304,9 @@ class SoftmaxScene(NarratedScene):
             b.until("sqrt")
             note = theme.text(self.s("next_note"), theme.BODY_SIZE, theme.ACCENT)
             note.next_to(formula, RIGHT, buff=0.6)
-            self.play(FadeIn(note, shift=0.2 * LEFT), run_time=b.rt(0.08, 0.8))
+            # written as the voice says it, done before it points there ({@see_next_note})
+            self.play(AddTextLetterByLetter(note, run_time=max(
+                0.8, b.time_to("see_next_note") - 0.4)))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _column(self, head: str, cells: Sequence[str], x: float, color: str,
