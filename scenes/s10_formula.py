@@ -147,6 +147,7 @@ class FormulaScene(NarratedScene):
             b.until("mix")
             self.play(LaggedStart(*[GrowArrow(a) for a in arrows], lag_ratio=0.3),
                       FadeIn(mix, shift=0.1 * RIGHT), run_time=b.rt(0.15, 1.2))
+            self.target("new", outs)  # the new vectors, named as the next layer's input
             b.until("new")
             self.play(FadeIn(outs), FadeIn(new), run_time=b.rt(0.1, 0.8))
 
