@@ -213,6 +213,7 @@ class DotProductScene(NarratedScene):
             note2.move_to(self.note)
             widgets.fade_through(self, self.note, note2, FadeOut(self.hits), FadeOut(self.hit_q),
                                  run_time=b.rt(0.06, 0.6))
+            b.until("kneg")  # the key's entries against the query, as the voice names them
             if len(against):
                 self.play(Create(against), run_time=b.rt(0.06, 0.7))
             b.until("low")
