@@ -155,9 +155,9 @@ class NarratedScene(Scene):
         text drawn over text while they run or after (``scenes.overlap``)."""
         before = overlap.shown_texts(self.mobjects)
         super().play(*args, **kwargs)
-        found = (overlap.overprints(before, overlap.shown_texts(self.mobjects),
-                                    overlap.halves(args))
-                 + overlap.morphs(args) + overlap.collisions(self.mobjects))
+        after = overlap.shown_texts(self.mobjects)
+        found = (overlap.overprints(before, after, overlap.halves(args))
+                 + overlap.morphs(args) + overlap.collisions(self.mobjects, after))
         for what in found:
             if what not in self._overlaps_seen:
                 self._overlaps_seen.add(what)

@@ -46,6 +46,13 @@ def _visible(m: VMobject) -> bool:
     return m.get_fill_opacity() >= _VISIBLE or m.get_stroke_opacity() >= _VISIBLE
 
 
+def _has_size(m: Mobject) -> bool:
+    """Whether ``m``'s points span any width or height (what ``width + height > 0`` says,
+    without Manim's four passes over the family)."""
+    pts = m.points
+    return bool(np.ptp(pts[:, 0]) > 0 or np.ptp(pts[:, 1]) > 0)
+
+
 def points_box(ms: Sequence[Mobject]) -> tuple[float, float, float, float]:
     """(left, bottom, right, top) around the points of ``ms`` (each with points of its
     own): the box Manim's ``get_left`` and the rest give, from one pass over the points
@@ -65,7 +72,7 @@ def shown_texts(mobjects: Iterable[Mobject]) -> list[Shown]:
                 continue
             seen.add(id(m))
             glyphs = [g for g in m.family_members_with_points()
-                      if isinstance(g, VMobject) and _visible(g) and g.width + g.height > 0]
+                      if isinstance(g, VMobject) and _visible(g) and _has_size(g)]
             if glyphs:
                 out.append(Shown(m.type_root_text, points_box(glyphs),
                                  frozenset(id(g) for g in glyphs), id(m)))
@@ -113,9 +120,11 @@ def _badge(text, shape) -> bool:
             and _area(shape) <= 2.5 * _area(text))
 
 
-def collisions(mobjects: Sequence[Mobject]) -> list[str]:
-    """Texts over texts, and texts across a filled shape's edge, in one state of the stage."""
-    texts = shown_texts(mobjects)
+def collisions(mobjects: Sequence[Mobject], texts: Sequence[Shown] | None = None
+               ) -> list[str]:
+    """Texts over texts, and texts across a filled shape's edge, in one state of the stage
+    (``texts``: its :func:`shown_texts`, when the caller has them)."""
+    texts = shown_texts(mobjects) if texts is None else texts
     found = []
     for i, a in enumerate(texts):
         for b in texts[i + 1:]:

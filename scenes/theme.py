@@ -120,6 +120,17 @@ def role_colors(s: str) -> dict[str, str]:
             for m in _ROLE_LETTER.finditer(s)}
 
 
+def shed_svg_paths(mob: Mobject) -> Mobject:
+    """Drop the SVG path each glyph keeps after its points are made from it (Manim reads it
+    only then). Every copy of a text deep-copied it, point by point: with it, copies (each
+    ``Transform``, ``FadeIn`` and ``.animate`` makes some) took 6x as long, half a scene's
+    build."""
+    for m in mob.get_family():
+        if getattr(m, "path_obj", None) is not None:
+            m.path_obj = None
+    return mob
+
+
 def text(s: str, size: float = BODY_SIZE, color: str = FG, weight: str = "NORMAL",
          qkv: bool = False) -> Text:
     """Text in the theme font (CJK-capable); see :func:`_make_text`. A text already made
@@ -145,7 +156,7 @@ def _make_text(s: str, size: float, color: str, weight: str, qkv: bool) -> Text:
     if "√" not in s:
         t = Text(s, font=FONT, font_size=size, color=color, weight=weight,
                  t2c=role_colors(s) if qkv else None, t2f=latin_quotes(s))
-        return legibility.tag(t, s, text_px(size))
+        return legibility.tag(shed_svg_paths(t), s, text_px(size))
     shown, spans, pos = "", [], 0
     for m in _RADICAL.finditer(s):
         before = s[pos:m.start()]
@@ -177,7 +188,7 @@ def _make_text(s: str, size: float, color: str, weight: str, qkv: bool) -> Text:
         sign = VMobject(stroke_color=color, stroke_width=size / 14)
         sign.set_points_as_corners([np.array([x, y, 0.0]) for x, y in corners])
         t.add(sign)
-    return legibility.tag(t, s, text_px(size))
+    return legibility.tag(shed_svg_paths(t), s, text_px(size))
 
 
 def glyph_text(s: str, size: float = BODY_SIZE, color: str = FG) -> Text:
@@ -185,7 +196,7 @@ def glyph_text(s: str, size: float = BODY_SIZE, color: str = FG) -> Text:
     find a word's glyphs in it."""
     t = Text(s, font=FONT, font_size=size, color=color, disable_ligatures=True,
              t2f=latin_quotes(s))
-    return legibility.tag(t, s, text_px(size))
+    return legibility.tag(shed_svg_paths(t), s, text_px(size))
 
 
 def reveal(m: Mobject, shift: float = 0.12) -> FadeIn:
@@ -264,8 +275,8 @@ def panel(width: float, height: float, color: str = MUTED, fill: str = PANEL) ->
 def row_text(s: str, size: float, color: str = FG) -> VGroup:
     """Text that, centred on a row, shares its baseline with the numbers centred there:
     it is padded (invisibly) to be symmetric around where a digit's centre would be."""
-    full = Text(s + "0", font=FONT, font_size=size, color=color, disable_ligatures=True,
-                t2f=latin_quotes(s))
+    full = shed_svg_paths(Text(s + "0", font=FONT, font_size=size, color=color,
+                               disable_ligatures=True, t2f=latin_quotes(s)))
     body = VGroup(*full.submobjects[: len(s)])  # no ligatures: one per char, spaces too
     mid = full.submobjects[len(s)].get_y()
     half = max(body.get_top()[1] - mid, mid - body.get_bottom()[1])
@@ -284,7 +295,7 @@ def formula(expr: str, size: float = 40, color: str = FG) -> Mobject:
         _FORMULA_PX = _digit_px(lambda size: MathTypst("0", font_size=size,
                                                        font_paths=[str(FONT_DIR)]))
     f = MathTypst(expr, font_size=size, color=color, font_paths=[str(FONT_DIR)])
-    return legibility.tag(f, expr, size * _FORMULA_PX)
+    return legibility.tag(shed_svg_paths(f), expr, size * _FORMULA_PX)
 
 
 _FORMULA_PX: float | None = None  # a formula's px at 1080p per unit of font size
