@@ -82,6 +82,9 @@ class SoftAttentionScene(NarratedScene):
             self.soft.next_to(self.soft_head, DOWN, buff=0.45).set_x(self.soft_head.get_x() - 0.3)
             widgets.keep_inside_x(self.soft)  # a share near 100% makes the rows wider
             self.soft_anchor = self.soft.get_corner(UL)
+            # alone, the soft chart stands in the middle; it makes room when the hard one comes
+            self.soft_move = -VGroup(self.soft_head, self.soft).get_x()
+            VGroup(self.soft_head, self.soft).shift(RIGHT * self.soft_move)
             self.play(FadeIn(self.soft_head), *[FadeIn(r[0]) for r in self.soft],
                       run_time=b.rt(0.1, 0.8))
             b.until("soft")
@@ -99,13 +102,17 @@ class SoftAttentionScene(NarratedScene):
             self.hard_head = theme.text(self.s("hard_head"), theme.BODY_SIZE, theme.ACCENT)
             self.hard_head.move_to(RIGHT * 3.5 + UP * HEAD_Y)
             self.hard = self._rows(names, self._hard_shares(), theme.ACCENT)
-            dx = self.hard_head.get_x() - self.soft_head.get_x()
+            # from where the soft heading stands once it has made room (it starts mid-frame)
+            dx = self.hard_head.get_x() - (self.soft_head.get_x() - self.soft_move)
             self.hard.move_to(self.soft_anchor + RIGHT * dx, aligned_edge=UL)
             overflow = self.hard.get_right()[0] - (theme.FRAME_W / 2 - theme.MARGIN - 0.3)
             if overflow > 0:
                 self.hard.shift(LEFT * overflow)
             self.hard_anchor = self.hard.get_corner(UL)
             b.until("hard")
+            # each on its own: a group played here would stay on stage as a mobject of its own
+            self.play(self.soft_head.animate.shift(LEFT * self.soft_move),
+                      self.soft.animate.shift(LEFT * self.soft_move), run_time=b.rt(0.06, 0.6))
             self.play(FadeIn(self.hard_head), *[FadeIn(r[0]) for r in self.hard],
                       run_time=b.rt(0.1, 0.8))
             b.until("all")
@@ -158,7 +165,8 @@ class SoftAttentionScene(NarratedScene):
 
             creep(b.time_to("soft"))
             creep(0.8, Indicate(self.soft_head, color=theme.SHARE_COLOR, scale_factor=1.1))
-            still_box = SurroundingRectangle(VGroup(self.hard_head, hard_live), color=theme.MUTED,
+            # around the hard bars only: a box up to the heading would cut through the soft one
+            still_box = SurroundingRectangle(hard_live, color=theme.MUTED,
                                              buff=0.15, corner_radius=0.1)
             creep(b.time_to("still"))
             creep(0.4, Create(still_box))
@@ -242,6 +250,12 @@ class SoftAttentionScene(NarratedScene):
             grad = theme.text(self.s("grad"), theme.SMALL_SIZE, theme.GOOD)
             grad.next_to(soft_back[-1], RIGHT, buff=0.2).shift(DOWN * 0.2)
             widgets.keep_inside_x(grad)
+            e2e = theme.text(self.s("e2e"), theme.BODY_SIZE, theme.GOOD, weight="BOLD")
+            e2e.next_to(soft_back, DOWN, buff=0.2)
+            # alone, the soft chain sits mid-frame; it moves up when the hard one comes in
+            soft_part = VGroup(soft_row, soft_back, grad, e2e)
+            lift = soft_row.get_y() - 0.3
+            soft_part.shift(DOWN * lift)
             b.until("back")
             self.clear_content(b, keep=(self.header,))
             self.play(FadeIn(soft_row), run_time=b.rt(0.05, 0.5))
@@ -251,11 +265,10 @@ class SoftAttentionScene(NarratedScene):
             scores_box = soft_row[0][1]
             self.play(scores_box[0].animate.set_stroke(theme.GOOD, 4),
                       Indicate(scores_box[1], color=theme.GOOD), run_time=b.rt(0.06, 0.8))
-            e2e = theme.text(self.s("e2e"), theme.BODY_SIZE, theme.GOOD, weight="BOLD")
-            e2e.next_to(soft_back, DOWN, buff=0.2)
             b.until("e2e")
             self.play(FadeIn(e2e, shift=0.1 * UP), run_time=b.rt(0.05, 0.6))
             b.until("hard")
+            self.play(soft_part.animate.shift(UP * lift), run_time=b.rt(0.05, 0.5))
             self.play(FadeIn(hard_row), run_time=b.rt(0.05, 0.5))
             # the hard pick has no slope: the signal reaches the pick and goes no further
             n = len(hard_back)
@@ -269,6 +282,7 @@ class SoftAttentionScene(NarratedScene):
             blocked = theme.text(self.s("blocked"), theme.SMALL_SIZE, theme.V_COLOR)
             blocked.next_to(cross, DOWN, buff=0.2)
             self.play(FadeIn(cross, scale=1.4), FadeIn(blocked), run_time=b.rt(0.05, 0.6))
+            b.until("never")  # the Q and K that never learn: their box in the hard chain
             self.play(hard_row[0][1][0].animate.set_stroke(theme.V_COLOR, 4),
                       Indicate(hard_row[0][1][1], color=theme.V_COLOR), run_time=b.rt(0.06, 0.8))
 
