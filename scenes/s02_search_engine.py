@@ -46,7 +46,7 @@ class SearchEngineScene(NarratedScene):
         with self.beat("intro") as b:
             header = self.title_card(b)
             words = self.items("query_words")
-            query_text = theme.text("  ".join(words), theme.BODY_SIZE, theme.Q_COLOR)
+            query_text = theme.text(" ".join(words), theme.BODY_SIZE, theme.Q_COLOR)
             box, query = self._search_box(VGroup(query_text), width=6.4)
             # alone, the box sits in the middle of the screen; it rises to BOX_Y as the
             # result pages come in below it
@@ -54,12 +54,15 @@ class SearchEngineScene(NarratedScene):
             q_tag = widgets.role_tag("Q", self.s("q_tag"), theme.Q_COLOR)
             q_tag.next_to(box, LEFT, buff=0.35)
             searched = VGroup(box, query, q_tag)
+            self.target("qtag", q_tag)  # "that's the query, Q"
             self.play(Create(box), run_time=min(b.rt(0.1, 0.7), b.time_to("type")))
             b.until("type")
             self.play(AddTextLetterByLetter(query_text), run_time=b.rt(0.15, 1.2))
-            b.until("q")
-            self.play(FadeIn(q_tag, shift=0.1 * RIGHT), Indicate(query_text, color=theme.Q_COLOR),
-                      run_time=b.rt(0.1, 0.8))
+            b.until("q")  # "those words": lit; "say what you want": the tag saying so
+            self.play(Indicate(query_text, color=theme.Q_COLOR),
+                      run_time=min(b.rt(0.1, 0.8), max(0.2, b.time_to("want"))))
+            b.until("want")
+            self.play(FadeIn(q_tag, shift=0.1 * RIGHT), run_time=b.rt(0.06, 0.5))
 
         with self.beat("results") as b:
             titles = self.items("titles")
@@ -71,6 +74,7 @@ class SearchEngineScene(NarratedScene):
             k_head.align_to(cards[0].tags, LEFT).set_y(ROWS_Y[0] + CARD_H / 2 + 0.32)
             v_head = widgets.role_tag("V", self.s("v_tag"), theme.V_COLOR)
             v_head.align_to(cards[0].body, LEFT).set_y(k_head.get_y())
+            self.target("vhead", v_head)  # "the value, V"
             b.until("pages")
             self.play(searched.animate.shift(UP * (BOX_Y - box.get_y())),
                       *[FadeIn(c, shift=0.2 * UP) for c in cards], run_time=b.rt(0.12, 1.0))
@@ -165,8 +169,12 @@ class SearchEngineScene(NarratedScene):
             self.play(search.animate.shift(UP * (BOX_Y - box2.get_y())),
                       LaggedStart(*[FadeIn(p, shift=0.2 * UP) for p in pages], lag_ratio=0.25),
                       run_time=b.rt(0.15, 1.6))
+            # "with tags, K, and content, V": each part of the pages lit as it is named
+            b.until("tk")
             self.play(*[Indicate(p.k_marks, color=theme.K_COLOR, scale_factor=1.1)
-                        for p in pages], run_time=b.rt(0.08, 0.8))
+                        for p in pages],
+                      run_time=min(b.rt(0.08, 0.8), max(0.2, b.time_to("tv"))))
+            b.until("tv")
             self.play(*[Indicate(p.v_marks, color=theme.V_COLOR, scale_factor=1.1)
                         for p in pages], run_time=b.rt(0.08, 0.8))
             b.until("next")
