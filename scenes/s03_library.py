@@ -75,9 +75,12 @@ class LibraryScene(NarratedScene):
             k_head.move_to(RIGHT * CARD_X + UP * (ROWS_Y[0] + CARD_H / 2 + 0.3))
             v_head = widgets.role_tag("V", self.s("shelf"), radius=0.18)
             v_head.move_to(RIGHT * (SHELF_L + SHELF_R) / 2 + UP * k_head.get_y())
+            self.target("khead", k_head)  # "that's the K"
+            self.target("vhead", v_head)  # "what's inside is the V"
             b.until("cards")
             self.play(FadeIn(k_head), *[FadeIn(c, shift=0.1 * DOWN) for c in cards],
                       run_time=b.rt(0.1, 1.0))
+            b.until("labels")  # "and a few labels"
             self.play(*[Indicate(c.tags, color=theme.K_COLOR, scale_factor=1.08) for c in cards],
                       run_time=b.rt(0.1, 0.8))
             b.until("books")
@@ -115,11 +118,16 @@ class LibraryScene(NarratedScene):
 
         with self.beat("take") as b:
             self._activate(steps, 2, b)
-            b.until("pull")
-            self.play(*[bk.animate.shift(LEFT * PULL_MAX * f)
-                        for bk, f in zip(books, FIT, strict=True)], run_time=b.rt(0.15, 1.2))
-            self.play(*[bk.animate.set_opacity(0.35 + 0.65 * f)
-                        for bk, f in zip(books, FIT, strict=True)], run_time=b.rt(0.08, 0.6))
+            # each book pulled out as far as it is read, as the voice says how much: the
+            # best match, the next, the rest
+            for mark, after, which in (("pull", "some", (0,)), ("some", "rest", (1,)),
+                                       ("rest", None, tuple(range(2, n)))):
+                b.until(mark)
+                run = b.rt(0.08, 0.8)
+                if after is not None:
+                    run = min(run, max(0.2, b.time_to(after)))
+                self.play(*[books[i].animate.shift(LEFT * PULL_MAX * FIT[i])
+                            .set_opacity(0.35 + 0.65 * FIT[i]) for i in which], run_time=run)
             notes_label = theme.label(self.s("notes"), NOTES_W + 0.1, color=theme.V_COLOR)
             slot = Rectangle(width=NOTES_W, height=0.44).set_stroke(theme.MUTED, width=2)
             notes = VGroup(notes_label, slot).arrange(DOWN, buff=0.15)
