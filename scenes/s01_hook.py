@@ -53,9 +53,14 @@ class HookScene(NarratedScene):
             self.header = self.title_card(b)
             self.lines, self.spans, self.where, self.blank = self._sentence(tokens)
             lines, blank = self.lines, self.blank
+            # the first line alone sits across the middle of the content area (alone in its
+            # place above, the screen's lower half stood empty); it rises as the second comes
+            rise = theme.CONTENT_CENTER[1] - lines[0].get_center()[1]
+            lines[0].shift(UP * rise)
             self.play(theme.reveal(lines[0]), run_time=min(b.rt(0.25, 1.6), b.time_to("second")))
             b.until("second")
-            self.play(theme.reveal(lines[1]), run_time=b.rt(0.25, 1.6))
+            self.play(lines[0].animate.shift(DOWN * rise), theme.reveal(lines[1]),
+                      run_time=b.rt(0.25, 1.6))
             b.until("blank")
             self.play(Indicate(blank, color=theme.Q_COLOR, scale_factor=1.3),
                       run_time=b.rt(0.1, 0.8))
@@ -110,9 +115,23 @@ class HookScene(NarratedScene):
             baseline = Line(LEFT * (theme.CONTENT_W / 2), RIGHT * (theme.CONTENT_W / 2))
             baseline.set_stroke(theme.MUTED, width=2).set_y(BAR_BASE)
             label.next_to(baseline, UP, buff=0.1).set_x(blank_chip.get_x())
-            b.until("look")
-            self.play(*[Create(arcs[i]) for i in reversed(order)], Create(baseline),
-                      FadeIn(label), run_time=b.rt(0.1, 1.2))
+            # "at the blank": it lights; "it looks back": its arcs to the words; "gives
+            # each a share": the scale the shares stand on (the overview's script may not
+            # split the sentence so)
+            split = "back" in b.marks and "share" in b.marks
+            if split:
+                b.until("look")
+                self.play(Indicate(blank_chip[1], color=theme.Q_COLOR, scale_factor=1.15),
+                          run_time=min(b.rt(0.06, 0.6), max(0.2, b.time_to("back"))))
+                b.until("back")
+            else:
+                b.until("look")
+            self.play(*[Create(arcs[i]) for i in reversed(order)],
+                      *([] if split else [Create(baseline), FadeIn(label)]),
+                      run_time=b.rt(0.1, 1.2))
+            if split:
+                b.until("share")
+                self.play(Create(baseline), FadeIn(label), run_time=b.rt(0.06, 0.6))
             top_w = float(weights.max())
             bar_mobs: dict[int, VGroup] = {}
             for i in range(len(tokens)):
