@@ -101,7 +101,8 @@ class KvSeparateScene(NarratedScene):
             box = theme.panel(2.6, 1.4, theme.MUTED)
             label = theme.text(self.s("one_vec"), theme.EMPH_SIZE, theme.FG, weight="BOLD",
                                qkv=True)
-            lump = VGroup(box, label.move_to(box)).move_to(UP * 1.35)
+            # mid-frame, the pulls under it reach below the middle
+            lump = VGroup(box, label.move_to(box)).move_to(UP * 0.85)
             left_arrow = Arrow(box.get_left(), box.get_left() + LEFT * 2.6, buff=0.1,
                                color=theme.K_COLOR, stroke_width=8)
             right_arrow = Arrow(box.get_right(), box.get_right() + RIGHT * 2.6, buff=0.1,
@@ -133,6 +134,11 @@ class KvSeparateScene(NarratedScene):
         with self.beat("dims") as b:
             self.clear_content(b, keep=(header,))
             view = self._dims_view()
+            # Q and K stand mid-frame on their own; they make room when V comes in
+            first = [view[key] for key in ("q", "k", "match", "match_lab")] + [view["names"][0]]
+            room = -VGroup(*first[:2], first[-1]).get_x()
+            for m in first:
+                m.shift(RIGHT * room)
             b.until("k")
             self.play(FadeIn(view["q"]), FadeIn(view["k"]), FadeIn(view["names"][0]),
                       run_time=b.rt(0.08, 0.8))
@@ -141,6 +147,7 @@ class KvSeparateScene(NarratedScene):
                       *[n.animate.set_color(theme.K_COLOR) for n in view["matched"]],
                       run_time=b.rt(0.08, 0.9))
             b.until("v")
+            self.play(*[m.animate.shift(LEFT * room) for m in first], run_time=b.rt(0.06, 0.5))
             self.play(FadeIn(view["v"]), FadeIn(view["names"][1]), run_time=b.rt(0.08, 0.6))
             b.until("give")
             self.play(Create(view["give"]), FadeIn(view["give_lab"]),
@@ -261,7 +268,7 @@ class KvSeparateScene(NarratedScene):
             pairs.add(pair)
         pairs.arrange(RIGHT, buff=1.4, aligned_edge=DOWN)
         theme.fit(pairs, theme.CONTENT_W)
-        return pairs.move_to(DOWN * 1.55)
+        return pairs.move_to(DOWN * 1.75)
 
     @staticmethod
     def _row_names(names, col: VGroup) -> VGroup:
