@@ -86,9 +86,11 @@ def texts_reading(mobjects: Iterable[Mobject], strings: Sequence[str]) -> list[M
 
 
 def on_stage(mob: Mobject, mobjects: Iterable[Mobject]) -> bool:
-    """Whether ``mob`` is part of what is on screen and shows."""
+    """Whether ``mob`` shows and all it draws is on screen: the group itself need not have
+    been added (a part picked out of a formula, cells faded in one by one)."""
     stage = {id(m) for top in mobjects for m in top.get_family()}
-    return id(mob) in stage and _showing(mob)
+    parts = mob.family_members_with_points()
+    return bool(parts) and all(id(p) in stage for p in parts) and _showing(mob)
 
 
 def indication(mobs: Sequence[Mobject], run_time: float) -> AnimationGroup:

@@ -31,6 +31,15 @@ def test_only_texts_that_read_the_string_and_show_are_found() -> None:
     assert found == [a]
 
 
+def test_a_group_picked_out_of_what_is_on_screen_is_on_stage() -> None:
+    from manim import VGroup
+
+    sentence = theme.text("France and Germany")
+    picked = VGroup(*sentence[:6])  # never added itself
+    assert pointing.on_stage(picked, [sentence])
+    assert not pointing.on_stage(VGroup(*theme.text("Spain")), [sentence])
+
+
 def _with_cue(monkeypatch, first: str, later: str, at: float) -> None:
     """The first beat points at ``first``, every later beat at ``later``, ``at`` s after its
     start."""
