@@ -9,7 +9,6 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    AddTextLetterByLetter,
     Animation,
     ArcBetweenPoints,
     Brace,
@@ -304,9 +303,7 @@ class SoftmaxScene(NarratedScene):
             b.until("sqrt")
             note = theme.text(self.s("next_note"), theme.BODY_SIZE, theme.ACCENT)
             note.next_to(formula, RIGHT, buff=0.6)
-            # written as the voice says it, done before it points there ({@see_next_note})
-            self.play(AddTextLetterByLetter(note, run_time=max(
-                0.8, b.time_to("see_next_note") - 0.4)))
+            self.play(FadeIn(note, shift=0.2 * LEFT), run_time=b.rt(0.08, 0.8))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _column(self, head: str, cells: Sequence[str], x: float, color: str,

@@ -284,7 +284,8 @@ class ScalingScene(NarratedScene):
             b.until("right")
             self.play(Rotate(knob["pointer"], angle=knob["loud_turn"], about_point=center),
                       FadeIn(good), loud.animate.set_opacity(0.5), run_time=b.rt(0.1, 0.8))
-            b.until("final")  # written as it is said
+            b.until("final")  # written as it is said, letters left to right (√ too)
+            final.submobjects.sort(key=lambda m: m.get_left()[0])
             self.play(AddTextLetterByLetter(final, run_time=max(
                 1.0, self.ctx.speech[b.id] - b.elapsed - 0.4)))
 

@@ -194,6 +194,8 @@ class RecapQuizScene(NarratedScene):
         as the voice reads it; ``others`` play alongside, each in its own run time."""
         lines = list(text) if isinstance(text, VGroup) and not hasattr(text, "text") else [text]
         run_time = max(0.4, run_time)
+        for line in lines:  # letters left to right (a glyph like √ is not always in order)
+            line.submobjects.sort(key=lambda m: m.get_left()[0])
         total = sum(len(line) for line in lines)
         self.play(Succession(*[AddTextLetterByLetter(line, run_time=run_time * len(line) / total)
                                for line in lines], run_time=run_time), *others)
