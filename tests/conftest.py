@@ -30,6 +30,7 @@ def _group(item: pytest.Item) -> str:
     return item.nodeid.split("::", 1)[0]
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if not item.get_closest_marker("xdist_group"):
