@@ -154,12 +154,13 @@ def still_frames(video: Path, threshold: int = THRESHOLD, fps: float | None = No
 def join_spans(per_scene: Sequence[tuple[float, Sequence[tuple[float, float]]]]
                ) -> list[tuple[float, float]]:
     """Still stretches of the whole video from each scene's (offset, stretches): shifted,
-    and joined where one scene's last stretch runs into the next one's first."""
+    and joined where one scene's last stretch runs into the next one's first. Inside a
+    scene, a stretch that ends where the next begins is two: the picture changed there."""
     out: list[tuple[float, float]] = []
     for offset, spans in per_scene:
-        for a, b in spans:
+        for i, (a, b) in enumerate(spans):
             a, b = a + offset, b + offset
-            if out and abs(out[-1][1] - a) < 1e-6:
+            if i == 0 and out and abs(out[-1][1] - a) < 1e-6:
                 out[-1] = (out[-1][0], b)
             else:
                 out.append((a, b))

@@ -9,7 +9,7 @@ import pytest
 
 from narration.subtitles import Cue
 from pipeline.media import FFMPEG
-from pipeline.quality import cue_report, frozen_report, still_frames, summary
+from pipeline.quality import cue_report, frozen_report, join_spans, still_frames, summary
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +100,14 @@ def test_the_report_counts_lopsided_stretches() -> None:
     assert report["scenes"][0]["lopsided"] == list(lop["hook"])
     assert report["scenes"][1]["lopsided"] == []
     assert any("1 stretch(es) over 3 s" in x for x in summary(report))
+
+
+def test_stretches_join_across_a_scene_boundary_only() -> None:
+    """A stretch that ends where the next starts inside a scene is two (the picture changed
+    at that frame: text written letter by letter is a run of short stretches); a scene's
+    last stretch running into the next scene's first is one."""
+    writing = [(0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 2.0)]
+    assert join_spans([(10.0, writing)]) == [(10.0, 10.2), (10.2, 10.4), (10.4, 10.6),
+                                             (10.6, 12.0)]
+    assert join_spans([(0.0, [(0.0, 1.0), (4.0, 5.0)]), (5.0, [(0.0, 2.0), (2.0, 3.0)])]) == [
+        (0.0, 1.0), (4.0, 7.0), (7.0, 8.0)]
