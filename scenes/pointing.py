@@ -29,8 +29,12 @@ LEAD = 0.15
 """Seconds before the named word that the indication starts: it peaks as the word is said."""
 RUN = 1.0
 """Seconds an indication lasts (less when the beat ends sooner)."""
-PULSE = 1.1
-"""How much the named thing grows at the indication's peak (it shrinks back)."""
+PULSE = 1.05
+"""How much the named thing grows at the indication's peak (it shrinks back): a result
+beside its "=" or a cell between brackets must not touch its neighbours."""
+BUFF = 0.14
+"""Room between the named thing and the outline drawn round it (a tighter one sat on the
+glyphs)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,7 @@ def indication(mobs: Sequence[Mobject], run_time: float) -> AnimationGroup:
     return AnimationGroup(
         *[a for m in mobs for a in (
             m.animate(rate_func=there_and_back).scale(PULSE),
-            Circumscribe(m, color=theme.ACCENT, buff=0.08, stroke_width=3))],
+            # drawn, then faded: an outline traced and untraced leaves a stray dash at its ends
+            Circumscribe(m, color=theme.ACCENT, buff=BUFF, stroke_width=3, fade_out=True))],
         run_time=run_time,
     )

@@ -120,6 +120,16 @@ def role_colors(s: str) -> dict[str, str]:
             for m in _ROLE_LETTER.finditer(s)}
 
 
+class RadicalSign(VMobject):
+    """The stroke drawn over a square root's radicand: an open line, never filled. Manim's
+    ``set_opacity`` sets fill and stroke alike; writing a text letter by letter
+    (``AddTextLetterByLetter``) then filled the line's corners into a wedge."""
+
+    def set_opacity(self, opacity: float, family: bool = True) -> RadicalSign:
+        self.set_stroke(opacity=opacity, family=family)
+        return self
+
+
 def shed_svg_paths(mob: Mobject) -> Mobject:
     """Drop the SVG path each glyph keeps after its points are made from it (Manim reads it
     only then). Every copy of a text deep-copied it, point by point: with it, copies (each
@@ -185,7 +195,7 @@ def _make_text(s: str, size: float, color: str, weight: str, qkv: bool) -> Text:
         corners = [(left - 0.56 * h, bottom + 0.40 * h), (left - 0.46 * h, bottom + 0.48 * h),
                    (left - 0.28 * h, bottom - 0.02 * h), (left - 0.08 * h, top),
                    (right + 0.06 * h, top)]
-        sign = VMobject(stroke_color=color, stroke_width=size / 14)
+        sign = RadicalSign(stroke_color=color, stroke_width=size / 14)
         sign.set_points_as_corners([np.array([x, y, 0.0]) for x, y in corners])
         t.add(sign)
     return legibility.tag(shed_svg_paths(t), s, text_px(size))

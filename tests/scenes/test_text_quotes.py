@@ -1,4 +1,5 @@
-"""English text's curly quotes sit close to their words (the CJK font's are full-width)."""
+"""English text's curly quotes sit close to their words (the CJK font's are full-width), and a
+square root's sign stays a line however the text is shown."""
 
 from __future__ import annotations
 
@@ -25,3 +26,17 @@ def test_chinese_text_keeps_its_full_width_quotes() -> None:
     assert theme.latin_quotes("plain text") is None
     assert theme.latin_quotes("the “cat”") == {"“": theme.LATIN_QUOTES_FONT,
                                                 "”": theme.LATIN_QUOTES_FONT}
+
+
+def test_a_square_root_written_letter_by_letter_keeps_its_sign_a_line() -> None:
+    """Writing a text letter by letter sets each part's opacity: the radical's open line
+    must not be filled into a wedge over the radicand."""
+    from manim import AddTextLetterByLetter
+
+    t = theme.text("÷ √d", theme.BODY_SIZE, weight="BOLD")
+    sign = next(m for m in t.submobjects if isinstance(m, theme.RadicalSign))
+    write = AddTextLetterByLetter(t, run_time=1)
+    write.begin()
+    write.interpolate(1.0)
+    write.finish()
+    assert (sign.get_fill_opacity(), sign.get_stroke_opacity()) == (0.0, 1.0)
