@@ -136,7 +136,8 @@ class WeightedSumScene(NarratedScene):
                 # the word and the features it brings lit each in place (lit as one group,
                 # they would scale about its centre and a heading would rise over the title)
                 if has:
-                    anims.append(Indicate(self.names[i], color=theme.V_COLOR))
+                    # the word in the pointer's colour, not V's: it is a word, not content
+                    anims.append(Indicate(self.names[i], color=theme.ACCENT, scale_factor=1.05))
                     anims += [Indicate(v_heads[j], color=theme.V_COLOR, scale_factor=1.05)
                               for j in has]
                 self.play(*anims, run_time=b.rt(0.08, 0.7))
