@@ -70,9 +70,11 @@ case "$cmd" in
   setup) setup ;;
   video) setup; exec "$PY" render.py --lang zh "$@" ;;
   # the tests run on one pytest-xdist worker per core; tests/conftest.py keeps those that
-  # read the same build on one worker. The slowest are listed at the end.
+  # read the same build on one worker and hands out the longest first (in its order, not
+  # xdist's most-tests-first). The slowest are listed at the end.
   test)  WANT_TEST_PKGS=1 setup; "$PY" -m ruff check .
-         exec "$PY" -m pytest -q -n auto --dist loadgroup --durations=15 "$@" ;;
+         exec "$PY" -m pytest -q -n auto --dist loadgroup --no-loadscope-reorder \
+           --durations=15 "$@" ;;
   bench) setup; for b in bench/bench_*.py; do "$PY" "$b"; done ;;
   *) echo "usage: bash run.sh video|test|setup|bench [options]" >&2; exit 2 ;;
 esac

@@ -30,8 +30,21 @@ def _group(item: pytest.Item) -> str:
     return item.nodeid.split("::", 1)[0]
 
 
+# The longest groups (minutes of renders and synthesis, from --durations), handed out
+# first: run last, the end-to-end renders alone took the last 7 minutes on one worker.
+LONGEST_FIRST = ("tests/test_render_e2e.py", "tests/subtitles/test_script_cues.py",
+                 "tests/test_quality_keys.py", "tests/test_quiz_silence.py",
+                 "espeak_short_build")
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(_group(item)))
+
+    def rank(item: pytest.Item) -> int:
+        group = item.get_closest_marker("xdist_group").args[0]
+        return LONGEST_FIRST.index(group) if group in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: each group keeps its tests' order
