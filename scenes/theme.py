@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tempfile
 from functools import lru_cache
 
 import manimpango
@@ -20,6 +21,7 @@ from manim import (
     VGroup,
     VMobject,
     config,
+    tempconfig,
 )
 
 from common.text import is_cjk
@@ -80,8 +82,15 @@ MIN_BODY_PX, MIN_LABEL_PX = style.MIN_BODY_PX, style.MIN_LABEL_PX  # px at 1080p
 
 
 def _digit_px(make) -> float:
-    """Pixels at 1080p per unit of font size, for texts made by ``make(size)``."""
-    return legibility.units_to_px(make(100).height) / 100
+    """Pixels at 1080p per unit of font size, for texts made by ``make(size)``.
+
+    Measured in a media folder of its own: Manim writes a text's SVG to
+    ``<media_dir>/texts/<hash>.svg`` with a ``<hash>_.svg`` copy it deletes, so processes
+    importing this module at once (parallel scene jobs, test workers) in one folder would
+    delete each other's copy."""
+    with tempfile.TemporaryDirectory(prefix="qkv-measure-") as tmp, \
+            tempconfig({"media_dir": tmp}):
+        return legibility.units_to_px(make(100).height) / 100
 
 
 TEXT_PX = _digit_px(lambda size: Text("0", font=FONT, font_size=size))

@@ -10,11 +10,24 @@ read it, and anything else by its module (its module-scoped renders).
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.shared_renders import espeak_short_build
 
 __all__ = ["espeak_short_build"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each worker's Manim texts in a media folder of its own: Manim writes a text's SVG to
+    ``<media_dir>/texts/<hash>.svg`` with a ``<hash>_.svg`` copy it deletes, so two workers
+    making the same text at once in one folder delete each other's copy."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        from manim import config as manim_config
+
+        manim_config.media_dir = os.path.join("media", f"tests-{worker}")
 
 
 def _group(item: pytest.Item) -> str:
