@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import ClassVar
 
 from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, config
@@ -28,17 +29,18 @@ WORKING_HOLD = 2.0
 reaches its result."""
 
 
+@dataclass(eq=False)
 class WorkingLine:
     """A line of working on screen: the beat and cue mark where the voice says its result,
     that time (``said_at``) and when it left (``gone_at``, None while shown; scene seconds).
-    ``mob`` is what shows it: the scene notes when none of it is on stage any more. A plain
-    class: scene files are loaded outside ``sys.modules``, where dataclasses cannot resolve
-    their annotations."""
+    ``mob`` is what shows it: the scene notes when none of it is on stage any more. Compared
+    by identity, like the mobjects it holds."""
 
-    def __init__(self, beat: str, mark: str, said_at: float, mob: Mobject | None = None
-                 ) -> None:
-        self.beat, self.mark, self.said_at, self.mob = beat, mark, said_at, mob
-        self.gone_at: float | None = None
+    beat: str
+    mark: str
+    said_at: float
+    mob: Mobject | None = None
+    gone_at: float | None = None
 
 
 class BeatClock:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from dataclasses import dataclass, field
 
 from manim import (
     DOWN,
@@ -45,12 +45,30 @@ def glyphs(t: Text, source: str, word: str) -> VGroup:
     return VGroup(*t.submobjects[i:i + len(word)])
 
 
-class Table(SimpleNamespace):
-    """The scene's table: its pieces (heads, q and k cells, names, scores) and where the
-    columns (xs, widths, gap, total) and rows (y_head, y_q, y_rows, y_prod, y_note) sit.
+@dataclass
+class Table:
+    """The scene's table: its pieces (heads, q and k cells, names, scores), made first, and
+    where the columns (xs, widths, gap, total) and rows (y_head, y_q, y_rows, y_prod,
+    y_note) sit, set by :meth:`DotProductScene._table` once the pieces are measured."""
 
-    A namespace, not a dataclass: scene files are loaded outside ``sys.modules``.
-    """
+    head_word: Text
+    feat_heads: list[Text]
+    head_score: Text
+    q_name: Text
+    q_cells: list[Text]
+    names: list[Mobject]
+    k_cells: list[list[Text]]
+    score_cells: list[Text]
+    xs: list[float] = field(default_factory=list)
+    widths: list[float] = field(default_factory=list)
+    gap: float = 0.0
+    total: float = 0.0
+    y_head: float = 0.0
+    y_q: float = 0.0
+    y_rows: list[float] = field(default_factory=list)
+    y_prod: float = 0.0
+    y_note: float = 0.0
+    sep: Line | None = None
 
 
 class DotProductScene(NarratedScene):
@@ -243,8 +261,7 @@ class DotProductScene(NarratedScene):
             names=[theme.row_text(tok, NAME) for tok in fb.tokens[self.lang]],
             k_cells=[[theme.text(self.num(v), NUM, theme.K_COLOR) for v in row] for row in fb.K],
             score_cells=[theme.text(self.num(s), NUM, theme.FG, weight="BOLD")
-                         for s in self.derived.fill_scores],
-            xs=[])
+                         for s in self.derived.fill_scores])
         columns = [[t.head_word, t.q_name, *t.names]]
         columns += [[t.feat_heads[j], t.q_cells[j], *[t.k_cells[i][j] for i in range(n)]]
                     for j in range(dims)]

@@ -3,8 +3,9 @@ shown as the voice reads it."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from dataclasses import dataclass
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -21,6 +22,8 @@ from manim import (
     VGroup,
 )
 
+from qkv_math.attention import Attention
+from qkv_math.numbers import WorkedExample
 from scenes import theme, widgets
 from scenes.base import NarratedScene
 
@@ -32,6 +35,22 @@ CALC_Y = theme.CONTENT_BOTTOM + 0.6  # the line where each step's arithmetic is 
 STACK_GAP = 0.16  # between the scores' lines, stacked up from the content's bottom
 # table columns
 TOKEN, QCOL, KCOL, VCOL, SCORE, SCALED, EXP, WEIGHT = range(8)
+
+
+
+@dataclass(frozen=True)
+class Worked:
+    """What every beat of the scene reads: the query row's attention, e to its scaled scores
+    and their total, the tokens in this language, which one asks and the others."""
+
+    att: Attention
+    exps: np.ndarray
+    n: int
+    others: list[int]
+    qi: int
+    tokens: tuple[str, ...]
+    total: float
+    we: WorkedExample
 
 
 class WorkedExampleScene(NarratedScene):
@@ -46,7 +65,7 @@ class WorkedExampleScene(NarratedScene):
         exps, total = self.derived.worked_exp, self.derived.worked_exp_total
         others = [i for i in range(n) if i != qi]
 
-        ctx = SimpleNamespace(
+        ctx = Worked(
             att=att, exps=exps, n=n, others=others, qi=qi, tokens=tokens, total=total, we=we)
         self._intro(ctx)
         self._query(ctx)
@@ -58,7 +77,7 @@ class WorkedExampleScene(NarratedScene):
         self._meaning(ctx)
 
     # -- the beats ------------------------------------------------------------------------------
-    def _intro(self, ctx: SimpleNamespace) -> None:
+    def _intro(self, ctx: Worked) -> None:
         att, exps, n, tokens, total, we = ctx.att, ctx.exps, ctx.n, ctx.tokens, ctx.total, ctx.we
         with self.beat("intro") as b:
             self.title_card(b)
@@ -83,7 +102,7 @@ class WorkedExampleScene(NarratedScene):
                     run = min(run, max(0.2, b.time_to(after)))
                 self.play(FadeIn(self.table[col], shift=0.1 * DOWN), run_time=run)
 
-    def _query(self, ctx: SimpleNamespace) -> None:
+    def _query(self, ctx: Worked) -> None:
         qi = ctx.qi
         with self.beat("query") as b:
             row = VGroup(*[self.table[c][1][qi] for c in (TOKEN, QCOL, KCOL, VCOL)])
@@ -97,7 +116,7 @@ class WorkedExampleScene(NarratedScene):
             b.until("keys")
             self.play(Create(self.keys), run_time=b.rt(0.1, 0.7))
 
-    def _scores(self, ctx: SimpleNamespace) -> None:
+    def _scores(self, ctx: Worked) -> None:
         att, n, qi, we = ctx.att, ctx.n, ctx.qi, ctx.we
         with self.beat("scores") as b:
             self.steps = widgets.StepLabel(-theme.FRAME_W / 2 + theme.MARGIN + 0.2,
@@ -143,7 +162,7 @@ class WorkedExampleScene(NarratedScene):
                 self.show_working(b, line, marks[i + 1] if i + 1 < len(lines) else None)
                 self.calc.add(line)
 
-    def _scale(self, ctx: SimpleNamespace) -> None:
+    def _scale(self, ctx: Worked) -> None:
         with self.beat("scale") as b:
             div = VGroup(theme.text(self.s("scaled"), CELL, theme.ACCENT), theme.text("≈", CELL),
                          theme.text(self.num(self.derived.worked.d ** 0.5, 2), CELL,
@@ -174,7 +193,7 @@ class WorkedExampleScene(NarratedScene):
             self.show_working(b, div, "scaled")  # √d's value is said before this mark
             self.calc = div
 
-    def _softmax(self, ctx: SimpleNamespace) -> None:
+    def _softmax(self, ctx: Worked) -> None:
         n = ctx.n
         with self.beat("softmax") as b:
             b.until("exp")
@@ -189,7 +208,7 @@ class WorkedExampleScene(NarratedScene):
             b.until("total")
             self.play(FadeIn(self.table[EXP][2], shift=0.1 * DOWN), run_time=b.rt(0.1, 0.6))
 
-    def _weights(self, ctx: SimpleNamespace) -> None:
+    def _weights(self, ctx: Worked) -> None:
         att, exps, n, total = ctx.att, ctx.exps, ctx.n, ctx.total
         with self.beat("weights") as b:
             divs = VGroup()
@@ -214,7 +233,7 @@ class WorkedExampleScene(NarratedScene):
             self.show_working(b, divs, "one")  # every weight is said before this mark
             self.calc = divs
 
-    def _weighted_sum(self, ctx: SimpleNamespace) -> None:
+    def _weighted_sum(self, ctx: Worked) -> None:
         att, n, we = ctx.att, ctx.n, ctx.we
         with self.beat("weighted_sum") as b:
             self.terms = VGroup()
@@ -253,7 +272,7 @@ class WorkedExampleScene(NarratedScene):
             self.play(FadeIn(eq), FadeIn(self.out, scale=1.2), run_time=b.rt(0.08, 0.6))
             self.show_working(b, line)  # the result is read out by the end of the beat
 
-    def _meaning(self, ctx: SimpleNamespace) -> None:
+    def _meaning(self, ctx: Worked) -> None:
         others = ctx.others
         with self.beat("meaning") as b:
             label = theme.text(self.s("result"), HEAD, theme.GOOD)

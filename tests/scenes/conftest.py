@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,12 @@ from scenes.registry import SceneInfo
 
 
 def load_scene_class(info: SceneInfo):
-    spec = importlib.util.spec_from_file_location(f"_scene_{info.scene_id}", info.path)
+    """The scene file's class, loaded as ``scenes.run`` and Manim's CLI load it: registered in
+    ``sys.modules`` (dataclasses in a scene file look their module up there)."""
+    name = f"_scene_{info.scene_id}"
+    spec = importlib.util.spec_from_file_location(name, info.path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return getattr(module, info.class_name)
 
