@@ -46,10 +46,10 @@ class OverviewSoftmaxScene(SoftmaxScene):
             b.until("long")
             self.hold_working(VGroup(self.exp_col, self.total, self.divs))
             bars = self.sm_bars
-            self.cap = widgets.swap(self, self.cap,
-                                    self._caption(self.s("long"), theme.ACCENT),
-                                    FadeOut(VGroup(self.exp_col, self.total, self.divs)),
-                                    run_time=b.rt(0.06, 0.6))
+            self.cap = widgets.fade_through(
+                self, self.cap, self._caption(self.s("long"), theme.ACCENT),
+                with_new=[FadeOut(VGroup(self.exp_col, self.total, self.divs))],
+                run_time=b.rt(0.06, 0.6))
             self.play(bars.animate.shift(RIGHT * (X_BARS - bars[1][0][0].get_left()[0])),
                       run_time=b.rt(0.05, 0.5))
             # "... so large d means wide scores": the scores are lit as the sentence reaches

@@ -154,9 +154,10 @@ class SoftmaxScene(NarratedScene):
             self.plus_col = self._column(self.s("plus"),
                                          [self.num(s + fb.shift) for s in self.scores],
                                          self.x_plus, theme.ACCENT, theme.ACCENT)
-            self.cap = widgets.swap(self, self.cap, self._caption(self.s("naive"), theme.ACCENT),
-                                    FadeOut(VGroup(self.slots, self.brace, self.whole)),
-                                    run_time=b.rt(0.06, 0.6))
+            self.cap = widgets.fade_through(
+                self, self.cap, self._caption(self.s("naive"), theme.ACCENT),
+                with_new=[FadeOut(VGroup(self.slots, self.brace, self.whole))],
+                run_time=b.rt(0.06, 0.6))
             self._copy_into(self.score_col[1], self.plus_col, b.rt(0.1, 1.0))
             self.naive_bars = self._bar_col(self.s("share"), d.fill_shifted, self.x_naive_bars,
                                             theme.ACCENT)
@@ -205,9 +206,9 @@ class SoftmaxScene(NarratedScene):
             self.exp_col = exp_col = self._column(
                 self.s("exp_head"), [self.num(v) for v in d.fill_exp], self.x_exp, theme.FG,
                 theme.SHARE_COLOR)
-            self.cap = widgets.swap(self, self.cap,
-                                    self._caption(self.s("exp_title"), theme.SHARE_COLOR),
-                                    FadeIn(exp_col[0]), run_time=b.rt(0.06, 0.6))
+            self.cap = widgets.fade_through(
+                self, self.cap, self._caption(self.s("exp_title"), theme.SHARE_COLOR),
+                with_new=[FadeIn(exp_col[0])], run_time=b.rt(0.06, 0.6))
             self._reveal(b, "e", [
                 lambda i: [Indicate(self.score_col[1][i], color=theme.SHARE_COLOR),
                            FadeIn(exp_col[1][i], shift=0.4 * RIGHT)]
@@ -258,11 +259,11 @@ class SoftmaxScene(NarratedScene):
             # shares before ÷ √d: the compared set's colour in every scene (theme.COMPARE_COLOR)
             self.sm_bars = sm_bars = self._bar_col(self.s("weight"), d.fill_weights,
                                                    self.x_bars, theme.COMPARE_COLOR)
-            self.cap = widgets.swap(self, self.cap,
-                                    self._caption(self.s("divide"), theme.SHARE_COLOR),
-                                    FadeOut(self.steps), FadeIn(sm_bars[0]),
-                                    Indicate(total, color=theme.SHARE_COLOR),
-                                    run_time=b.rt(0.06, 0.6))
+            self.cap = widgets.fade_through(
+                self, self.cap, self._caption(self.s("divide"), theme.SHARE_COLOR),
+                with_new=[FadeOut(self.steps), FadeIn(sm_bars[0]),
+                          Indicate(total, color=theme.SHARE_COLOR)],
+                run_time=b.rt(0.06, 0.6))
             self._reveal(b, "w", [
                 lambda i: [FadeIn(divs[i], shift=0.15 * RIGHT), *_grow(sm_bars[1][i])]
                 for _ in range(self.n)])

@@ -362,14 +362,17 @@ def _second_half(t: float) -> float:
 
 
 def fade_through(scene: Scene, old: Mobject | None, new: Mobject, *others: Animation,
-                 run_time: float, shift=0.15 * UP) -> Mobject:
+                 run_time: float, shift=0.15 * UP, with_new: Sequence[Animation] = ()
+                 ) -> Mobject:
     """Replace ``old`` by ``new`` at one place in two plays of half ``run_time`` each:
-    ``old`` (if any) fades out with ``others``, then ``new`` fades in. Two texts at one
-    place are never drawn over each other (a cross-fade shows both, half legible)."""
+    ``old`` (if any) fades out with ``others``, then ``new`` fades in with ``with_new``. Two
+    texts at one place are never drawn over each other (a cross-fade shows both, half
+    legible)."""
     first = ([FadeOut(old, shift=shift)] if old is not None else []) + list(others)
     if first:
         scene.play(*first, run_time=run_time / 2)
-    scene.play(FadeIn(new, shift=shift), run_time=run_time / 2 if first else run_time)
+    scene.play(FadeIn(new, shift=shift), *with_new,
+               run_time=run_time / 2 if first else run_time)
     return new
 
 
@@ -385,11 +388,3 @@ def out_then_in(old: Mobject | None, new: Mobject | None, shift=0.15 * UP
     if new is not None:
         anims.append(FadeIn(new, shift=shift, rate_func=_second_half))
     return anims
-
-
-def swap(scene: Scene, old: Mobject, new: Mobject, *others: Animation, run_time: float
-         ) -> Mobject:
-    """Replace caption ``old`` by ``new``: out, then in (never a glyph morph)."""
-    scene.play(FadeOut(old, shift=0.15 * UP), run_time=run_time / 2)
-    scene.play(FadeIn(new, shift=0.15 * UP), *others, run_time=run_time / 2)
-    return new
