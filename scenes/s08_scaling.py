@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from types import SimpleNamespace
+from dataclasses import dataclass
 
 import numpy as np
 from manim import (
@@ -34,6 +34,7 @@ from manim import (
     VGroup,
 )
 
+from qkv_math.experiments import AmplifiedRow, ScalingRow
 from scenes import theme, widgets
 from scenes.base import NarratedScene
 
@@ -50,6 +51,16 @@ def _chip(label: str, color: str) -> VGroup:
     return widgets.chip(label, color, size=theme.BODY_SIZE, height=None, pad=0.6, qkv=True)
 
 
+@dataclass(frozen=True)
+class Context:
+    """What every beat reads: the d experiment's rows, the amplified scores' rows and the
+    example's words in this language."""
+
+    amp: tuple[AmplifiedRow, ...]
+    rows: tuple[ScalingRow, ...]
+    tokens: tuple[str, ...]
+
+
 class ScalingScene(NarratedScene):
     scene_id = "scaling"
 
@@ -58,7 +69,7 @@ class ScalingScene(NarratedScene):
         amp = self.derived.amplified_rows
         tokens = self.numbers.fill_blank.tokens[self.lang]
 
-        ctx = SimpleNamespace(amp=amp, rows=rows, tokens=tokens)
+        ctx = Context(amp=amp, rows=rows, tokens=tokens)
         self._intro(ctx)
         self._grow(ctx)
         self._spread(ctx)
@@ -70,7 +81,7 @@ class ScalingScene(NarratedScene):
         self._knob_beat(ctx)
 
     # -- the beats ------------------------------------------------------------------------------
-    def _intro(self, ctx: SimpleNamespace) -> None:
+    def _intro(self, ctx: Context) -> None:
         with self.beat("intro") as b:
             self.header = self.title_card(b)
             score = _chip(self.s("score"), theme.FG)
@@ -95,7 +106,7 @@ class ScalingScene(NarratedScene):
             self.play(FadeIn(d_is, shift=0.1 * UP), Indicate(scale, color=theme.ACCENT),
                       run_time=b.rt(0.12, 0.8))
 
-    def _grow(self, ctx: SimpleNamespace) -> None:
+    def _grow(self, ctx: Context) -> None:
         rows = ctx.rows
         with self.beat("grow") as b:
             self.clear_content(b, keep=(self.header,))
@@ -124,7 +135,7 @@ class ScalingScene(NarratedScene):
                       run_time=b.rt(0.08, 0.6))
             self.play(GrowFromEdge(curves[3], DOWN), FadeIn(curves[4]), run_time=b.rt(0.15, 1.2))
 
-    def _spread(self, ctx: SimpleNamespace) -> None:
+    def _spread(self, ctx: Context) -> None:
         rows = ctx.rows
         with self.beat("spread") as b:
             self.clear_content(b, keep=(self.header,))
@@ -148,7 +159,7 @@ class ScalingScene(NarratedScene):
             self.play(*[Indicate(m, color=theme.FG, scale_factor=1.15) for m in tb["sqrt"]],
                       run_time=b.rt(0.1, 1.0))
 
-    def _peaked(self, ctx: SimpleNamespace) -> None:
+    def _peaked(self, ctx: Context) -> None:
         tb = self.table
         with self.beat("peaked") as b:
             self.play(Indicate(tb["heads"][2], color=RAW), run_time=b.rt(0.1, 0.8))
@@ -162,7 +173,7 @@ class ScalingScene(NarratedScene):
             b.until("box")
             self.play(Create(self.box), run_time=b.rt(0.08, 0.5))
 
-    def _learning(self, ctx: SimpleNamespace) -> None:
+    def _learning(self, ctx: Context) -> None:
         with self.beat("learning") as b:
             self.plot = pl = self._flat_plot()
             b.until("flat")
@@ -177,7 +188,7 @@ class ScalingScene(NarratedScene):
             b.until("zero")
             self.play(FadeIn(pl["caption"][1]), run_time=b.rt(0.08, 0.5))
 
-    def _scaled(self, ctx: SimpleNamespace) -> None:
+    def _scaled(self, ctx: Context) -> None:
         tb = self.table
         pl = self.plot
         with self.beat("scaled") as b:
@@ -190,7 +201,7 @@ class ScalingScene(NarratedScene):
             self.play(*[GrowFromEdge(m, LEFT) for m in tb["top_scaled"]],
                       run_time=b.rt(0.12, 1.0))
 
-    def _amplify(self, ctx: SimpleNamespace) -> None:
+    def _amplify(self, ctx: Context) -> None:
         amp, tokens = ctx.amp, ctx.tokens
         with self.beat("amplify") as b:
             self.clear_content(b, keep=(self.header,))
@@ -233,7 +244,7 @@ class ScalingScene(NarratedScene):
                       run_time=b.rt(0.06, 0.7))
             self.play(Create(self.box), FadeIn(kept), run_time=b.rt(0.08, 0.6))
 
-    def _toy(self, ctx: SimpleNamespace) -> None:
+    def _toy(self, ctx: Context) -> None:
         tokens = ctx.tokens
         with self.beat("toy") as b:
             # The toy example's shares were never divided by √d: show both, say why.
@@ -263,7 +274,7 @@ class ScalingScene(NarratedScene):
             self.play(Create(SurroundingRectangle(scaled, color=SCALED, buff=0.15)),
                       run_time=b.rt(0.08, 0.6))
 
-    def _knob_beat(self, ctx: SimpleNamespace) -> None:
+    def _knob_beat(self, ctx: Context) -> None:
         with self.beat("knob") as b:
             self.clear_content(b, keep=(self.header,))
             knob = self._make_knob()

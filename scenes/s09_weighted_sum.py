@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from dataclasses import dataclass
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -22,6 +23,8 @@ from manim import (
     Write,
 )
 
+from qkv_math.derived import Derived
+from qkv_math.numbers import FillBlank
 from scenes import theme, widgets
 from scenes.base import NarratedScene
 
@@ -39,6 +42,23 @@ CELL_H = 0.5
 LEFT_EDGE = -theme.FRAME_W / 2 + theme.MARGIN
 
 
+@dataclass(frozen=True)
+class Context:
+    """What every beat reads: the example's values (the real formula's shares and what the
+    blank receives) and where the table's rows sit."""
+
+    d: Derived
+    fb: FillBlank
+    feat_y: float
+    features: tuple[str, ...]
+    n: int
+    out: np.ndarray
+    row_y: list[float]
+    tokens: tuple[str, ...]
+    top_y: float
+    weights: np.ndarray
+
+
 class WeightedSumScene(NarratedScene):
     scene_id = "weighted_sum"
 
@@ -50,7 +70,7 @@ class WeightedSumScene(NarratedScene):
         self._sum(ctx)
         self._why_not_top(ctx)
 
-    def _context(self) -> SimpleNamespace:
+    def _context(self) -> Context:
         """What every beat reads: the example's values and where the rows sit."""
         fb = self.numbers.fill_blank
         d = self.derived
@@ -63,12 +83,12 @@ class WeightedSumScene(NarratedScene):
         feat_y = top_y - 0.62  # the feature heads may take two lines
         row_y = [feat_y - 0.78 - i * ROW_H for i in range(n)]
 
-        return SimpleNamespace(
+        return Context(
             d=d, fb=fb, feat_y=feat_y, features=features, n=n, out=out, row_y=row_y, tokens=tokens,
             top_y=top_y, weights=weights)
 
     # -- the beats ------------------------------------------------------------------------------
-    def _intro(self, ctx: SimpleNamespace) -> None:
+    def _intro(self, ctx: Context) -> None:
         feat_y, row_y = ctx.feat_y, ctx.row_y
         tokens, top_y, weights = ctx.tokens, ctx.top_y, ctx.weights
         with self.beat("intro") as b:
@@ -107,7 +127,7 @@ class WeightedSumScene(NarratedScene):
                 b.until("note")
             self.play(FadeIn(self.note), run_time=b.rt(0.06, 0.5))
 
-    def _values(self, ctx: SimpleNamespace) -> None:
+    def _values(self, ctx: Context) -> None:
         fb, feat_y, features = ctx.fb, ctx.feat_y, ctx.features
         n, row_y = ctx.n, ctx.row_y
         with self.beat("values") as b:
@@ -142,7 +162,7 @@ class WeightedSumScene(NarratedScene):
                               for j in has]
                 self.play(*anims, run_time=b.rt(0.08, 0.7))
 
-    def _multiply(self, ctx: SimpleNamespace) -> None:
+    def _multiply(self, ctx: Context) -> None:
         fb, feat_y, features = ctx.fb, ctx.feat_y, ctx.features
         row_y, top_y, weights = ctx.row_y, ctx.top_y, ctx.weights
         with self.beat("multiply") as b:
@@ -178,7 +198,7 @@ class WeightedSumScene(NarratedScene):
             for i, cells in enumerate(self.products):
                 self.show_working(b, cells, marks[i] if i < len(marks) else None)
 
-    def _sum(self, ctx: SimpleNamespace) -> None:
+    def _sum(self, ctx: Context) -> None:
         d, n, out, row_y = ctx.d, ctx.n, ctx.out, ctx.row_y
         with self.beat("sum") as b:
             sum_y = row_y[-1] - 0.9
@@ -224,7 +244,7 @@ class WeightedSumScene(NarratedScene):
                 b.until("onward")  # "goes on to the next layer"
             self.play(FadeIn(onward, shift=0.2 * RIGHT), run_time=b.rt(0.08, 0.6))
 
-    def _why_not_top(self, _ctx: SimpleNamespace) -> None:
+    def _why_not_top(self, _ctx: Context) -> None:
         with self.beat("why_not_top") as b:
             self.hold_working()
             self.clear_content(b, keep=(self.header,))

@@ -8,7 +8,7 @@ with each place's own matrices and a look ahead to multi-head attention.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import SimpleNamespace
+from dataclasses import dataclass
 
 from manim import (
     DOWN,
@@ -29,6 +29,7 @@ from manim import (
     VGroup,
 )
 
+from qkv_math.numbers import WorkedExample
 from scenes import theme, widgets
 from scenes.base import BeatClock, NarratedScene
 
@@ -45,6 +46,19 @@ HEAD_COLORS = ("#7aa2f7", "#b48ead", "#d08770")
 CELL_W, CELL_H = 1.3, 0.75  # the who-looks-at-whom grid
 
 
+@dataclass(frozen=True)
+class Context:
+    """What every beat reads: the marks and sets of the script, the sentence in the other
+    language (the source) and in this one (the target), and the worked example."""
+
+    marks: tuple[str, ...]
+    other: str
+    sets: tuple[str, ...]
+    source: list[str]
+    target: list[str]
+    we: WorkedExample
+
+
 class InTransformerScene(NarratedScene):
     scene_id = "in_transformer"
 
@@ -54,7 +68,7 @@ class InTransformerScene(NarratedScene):
         source, target = list(we.tokens[other]), list(we.tokens[self.lang])
         marks, sets = self.items("marks"), self.items("sets")
 
-        ctx = SimpleNamespace(
+        ctx = Context(
             marks=marks, other=other, sets=sets, source=source, target=target, we=we)
         self._intro(ctx)
         self._encoder(ctx)
@@ -64,7 +78,7 @@ class InTransformerScene(NarratedScene):
         self._multihead(ctx)
 
     # -- the beats ------------------------------------------------------------------------------
-    def _intro(self, ctx: SimpleNamespace) -> None:
+    def _intro(self, ctx: Context) -> None:
         marks, sets, source, target = ctx.marks, ctx.sets, ctx.source, ctx.target
         with self.beat("intro") as b:
             self.title_card(b)
@@ -104,7 +118,7 @@ class InTransformerScene(NarratedScene):
                 *[FadeIn(o, shift=0.1 * LEFT) for o in self.overview[1:]], lag_ratio=0.3),
                 run_time=b.rt(0.15, 1.2))
 
-    def _encoder(self, ctx: SimpleNamespace) -> None:
+    def _encoder(self, ctx: Context) -> None:
         marks, sets, source = ctx.marks, ctx.sets, ctx.source
         with self.beat("encoder") as b:
             b.until("one")
@@ -127,7 +141,7 @@ class InTransformerScene(NarratedScene):
             self.play(GrowArrow(up), FadeIn(self.out), run_time=b.rt(0.1, 1.0))
             self.panel = VGroup(head, line, grid)
 
-    def _masked(self, ctx: SimpleNamespace) -> None:
+    def _masked(self, ctx: Context) -> None:
         marks, sets, target = ctx.marks, ctx.sets, ctx.target
         with self.beat("masked") as b:
             b.until("two")
@@ -155,7 +169,7 @@ class InTransformerScene(NarratedScene):
                       FadeIn(legend[1]), run_time=b.rt(0.15, 1.2))
             self.panel = VGroup(head, line, grid)
 
-    def _cross_beat(self, ctx: SimpleNamespace) -> None:
+    def _cross_beat(self, ctx: Context) -> None:
         marks, sets, source, target = ctx.marks, ctx.sets, ctx.source, ctx.target
         with self.beat("cross") as b:
             b.until("three")
@@ -187,7 +201,7 @@ class InTransformerScene(NarratedScene):
             self._build_grid(grid, b)
             self.panel = VGroup(head, q_line, kv_line, grid)
 
-    def _weights(self, ctx: SimpleNamespace) -> None:
+    def _weights(self, ctx: Context) -> None:
         marks, sets = ctx.marks, ctx.sets
         with self.beat("weights") as b:
             self.rows = VGroup(*[self._weight_row(m, name) for m, name in zip(marks, sets,
@@ -207,7 +221,7 @@ class InTransformerScene(NarratedScene):
                           run_time=b.rt(0.12, 0.7))
             self.play(FadeIn(self.note), run_time=b.rt(0.1, 0.5))
 
-    def _multihead(self, ctx: SimpleNamespace) -> None:
+    def _multihead(self, ctx: Context) -> None:
         with self.beat("multihead") as b:
             heads_title = theme.text(self.s("heads"), theme.EMPH_SIZE, theme.FG, weight="BOLD")
             heads = VGroup(*[self._head_column(c) for c in HEAD_COLORS[:N_HEADS]])
