@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from narration.subtitles import EN_MAX_CHARS, ZH_MAX_CHARS, line_width
+from narration.subtitles import EN_MAX_CHARS, MIN_DURATION, ZH_MAX_CHARS, line_width
 from narration.types import Cue
 from narration.wordseg import group_depth, word_boundaries
 
@@ -22,6 +22,9 @@ _COMMA = frozenset("，,、")
 _NO_START = frozenset("。，、；：？！.,;:?!」』）)】”’…")
 _OPENERS = frozenset("「『（(【“‘")
 MAX_OTHER_LINES = 2
+LONG_LINE = 1.25
+"""How far past the line width a bilingual cue's own line may run when a cue too short to
+read is joined to its neighbour (a line a few characters long beats a cue that flashes)."""
 
 
 def _breaks(text: str, zh: bool) -> dict[int, float]:
@@ -151,6 +154,7 @@ def bilingual_cues(own: Sequence[Cue], beats: Sequence[tuple[float, float]],
             k += 1
         if not mine:
             continue
+        mine = _join_short(mine, own_zh)
         sizes = [max(1, sum(len(line) for line in c.lines)) for c in mine]
         total = sum(sizes)
         shares, acc = [], 0
@@ -162,4 +166,41 @@ def bilingual_cues(own: Sequence[Cue], beats: Sequence[tuple[float, float]],
             out.append(Cue(c.start, c.end, (" ".join(c.lines) if not own_zh else
                                             "".join(c.lines),
                                             *cue_lines(piece, zh=not own_zh))))
+    return out
+
+
+def _own_text(c: Cue, zh: bool) -> str:
+    return "".join(c.lines) if zh else " ".join(c.lines)
+
+
+def _join_short(cues: list[Cue], zh: bool) -> list[Cue]:
+    """One beat's one-line cues with each cue shown under ``MIN_DURATION`` joined to a
+    neighbour of the same beat (the next, unless it ends a sentence or the line would be too
+    long), while the joined line stays within ``LONG_LINE`` times the line width. The
+    one-line breaking already avoids short cues; where no break of the beat fits a line, it
+    leaves a piece such as "the model" for 0.36 s."""
+    limit = (ZH_MAX_CHARS if zh else EN_MAX_CHARS) * LONG_LINE
+    out = list(cues)
+    i = 0
+    while i < len(out):
+        c = out[i]
+        if c.end - c.start >= MIN_DURATION:
+            i += 1
+            continue
+        text = _own_text(c, zh)
+        options = []
+        if i + 1 < len(out) and text.rstrip()[-1:] not in _SENTENCE:
+            options.append(i + 1)
+        if i > 0:
+            options.append(i - 1)
+        for j in options:
+            a, b = (out[i], out[j]) if j > i else (out[j], out[i])
+            joined = _own_text(a, zh) + ("" if zh else " ") + _own_text(b, zh)
+            if line_width(joined, zh) <= limit:
+                out[min(i, j)] = Cue(a.start, b.end, (joined,))
+                del out[max(i, j)]
+                i = min(i, j)
+                break
+        else:
+            i += 1
     return out

@@ -251,7 +251,8 @@ def summary(report: dict) -> list[str]:
         lines.append(f"report: bilingual subtitles: {bi['count']} cues, "
                      f"{len(bi['over_two_lines_per_language'])} with over two lines of a "
                      f"language, {len(bi['punctuation_only_lines'])} with a line of "
-                     f"punctuation alone, shortest {bi['shortest_s']:.2f} s")
+                     f"punctuation alone, {len(bi.get('under_min_duration', []))} under "
+                     f"{MIN_DURATION} s, shortest {bi['shortest_s']:.2f} s")
     small = smallest_text_line(report)
     if small is not None:
         lines.append(small)
@@ -291,6 +292,9 @@ def bilingual_report(cues: Sequence[Cue], own_zh: bool) -> dict:
     bare = [f"{c.start:.2f} s: {' / '.join(c.lines)}" for c in cues
             if any(line.strip() and not any(ch.isalnum() for ch in line) for line in c.lines)]
     shortest = min((c.end - c.start for c in cues), default=0.0)
+    short = [f"{c.start:.2f} s: {c.end - c.start:.2f} s: {' / '.join(c.lines)}" for c in cues
+             if c.end - c.start < MIN_DURATION - 5e-4]
     return {"count": len(cues), "over_two_lines_per_language": too_many,
-            "punctuation_only_lines": bare, "shortest_s": round(shortest, 3),
+            "punctuation_only_lines": bare, "under_min_duration": short,
+            "shortest_s": round(shortest, 3),
             "own_language": "zh" if own_zh else "en"}

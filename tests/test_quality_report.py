@@ -72,6 +72,7 @@ def test_the_bilingual_track_is_checked_against_its_rules():
     assert [x.split(" s:")[0] for x in rep["over_two_lines_per_language"]] == ["2.10"]
     assert [x.split(" s:")[0] for x in rep["punctuation_only_lines"]] == ["4.10"]
     assert rep["shortest_s"] == 0.4
+    assert [x.split(" s:")[0] for x in rep["under_min_duration"]] == ["4.10"]
 
 
 def test_the_report_shows_each_scenes_smallest_text() -> None:

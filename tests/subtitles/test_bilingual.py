@@ -60,3 +60,30 @@ def test_pieces_never_start_with_closing_punctuation() -> None:
         shares = [(k + 1) / n for k in range(n)]
         for piece in split_at_shares(text, shares, zh=True):
             assert not piece or piece[0] not in "。，、」", piece
+
+
+def test_a_cue_too_short_to_read_is_joined_to_its_neighbour() -> None:
+    """The one-line breaking left "the model" on screen for 0.36 s in a render (no break of
+    its beat fitted a line); the bilingual track joins it to the next cue of its beat."""
+    own = [Cue(0.0, 1.9, ("but the word before it, “fluent”:",)),
+           Cue(1.95, 2.31, ("the model",)),
+           Cue(2.39, 4.4, ("predicts the next word from there.",))]
+    zh = "发问的其实是空格前的词「流利的」：模型在这里猜下一个词。"
+    cues = bilingual_cues(own, [(0.0, 4.5)], [zh], own_zh=False)
+    assert all(c.end - c.start >= 1.2 for c in cues), cues
+    assert [c.lines[0] for c in cues] == ["but the word before it, “fluent”:",
+                                          "the model predicts the next word from there."]
+    assert "".join("".join(c.lines[1:]) for c in cues) == zh
+
+
+def test_a_short_cue_stays_when_joining_would_make_a_line_far_too_long() -> None:
+    long = "x" * 44  # joined to "tail words": 55 characters, over 1.25 x 42
+    own = [Cue(0.0, 2.0, (long,)), Cue(2.05, 2.5, ("tail words",)), Cue(2.6, 4.6, (long,))]
+    cues = bilingual_cues(own, [(0.0, 4.7)], ["一二三。四五六。七八九。"], own_zh=False)
+    assert [c.lines[0] for c in cues] == [long, "tail words", long]
+
+
+def test_a_short_cue_is_not_joined_across_beats() -> None:
+    own = [Cue(0.0, 2.0, ("One sentence here.",)), Cue(2.1, 2.5, ("Next",))]
+    cues = bilingual_cues(own, [(0.0, 2.0), (2.1, 0.5)], ["第一句。", "下一句。"], own_zh=False)
+    assert [c.lines[0] for c in cues] == ["One sentence here.", "Next"]
