@@ -293,7 +293,7 @@ def bilingual_report(cues: Sequence[Cue], own_zh: bool) -> dict:
             if any(line.strip() and not any(ch.isalnum() for ch in line) for line in c.lines)]
     shortest = min((c.end - c.start for c in cues), default=0.0)
     short = [f"{c.start:.2f} s: {c.end - c.start:.2f} s: {' / '.join(c.lines)}" for c in cues
-             if c.end - c.start < MIN_DURATION - 5e-4]
+             if c.end - c.start < MIN_DURATION - 1e-3]  # as the own track: whole ms
     return {"count": len(cues), "over_two_lines_per_language": too_many,
             "punctuation_only_lines": bare, "under_min_duration": short,
             "shortest_s": round(shortest, 3),
