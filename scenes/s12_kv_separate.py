@@ -128,8 +128,15 @@ class KvSeparateScene(NarratedScene):
             self.play(FadeIn(neither, shift=0.1 * UP), box.animate.set_stroke(theme.V_COLOR),
                       VGroup(pull_k, pull_v).animate.set_opacity(0.45), run_time=b.rt(0.08, 0.8))
             b.until("callback")
+            # the two pairs under the sentence they illustrate (at DOWN * 1.75 they came in
+            # over "does neither job well"); what stands above rises as far as they need
             pairs = self._callback_pairs()
-            self.play(FadeIn(pairs[0], shift=0.1 * UP), run_time=b.rt(0.08, 0.7))
+            pairs.next_to(neither, DOWN, buff=0.3)
+            rise = max(0.0, theme.CONTENT_BOTTOM + 0.05 - pairs.get_bottom()[1])
+            pairs.shift(UP * rise)
+            above = VGroup(lump, left_arrow, right_arrow, pull_k, pull_v, neither)
+            self.play(above.animate.shift(UP * rise), FadeIn(pairs[0], shift=0.1 * UP),
+                      run_time=b.rt(0.08, 0.7))
             self.play(FadeIn(pairs[1], shift=0.1 * UP), run_time=b.rt(0.08, 0.7))
 
         with self.beat("dims") as b:
@@ -269,7 +276,7 @@ class KvSeparateScene(NarratedScene):
             pairs.add(pair)
         pairs.arrange(RIGHT, buff=1.4, aligned_edge=DOWN)
         theme.fit(pairs, theme.CONTENT_W)
-        return pairs.move_to(DOWN * 1.75)
+        return pairs
 
     @staticmethod
     def _row_names(names, col: VGroup) -> VGroup:
