@@ -40,6 +40,7 @@ class Shown:
     box: tuple[float, float, float, float]
     glyphs: frozenset[int]
     root: int = 0  # id of the text's mobject
+    glyph_boxes: tuple[tuple[float, float, float, float], ...] = ()
 
 
 def _visible(m: VMobject) -> bool:
@@ -75,7 +76,8 @@ def shown_texts(mobjects: Iterable[Mobject]) -> list[Shown]:
                       if isinstance(g, VMobject) and _visible(g) and _has_size(g)]
             if glyphs:
                 out.append(Shown(m.type_root_text, points_box(glyphs),
-                                 frozenset(id(g) for g in glyphs), id(m)))
+                                 frozenset(id(g) for g in glyphs), id(m),
+                                 tuple(points_box([g]) for g in glyphs)))
     return out
 
 
@@ -134,9 +136,13 @@ def collisions(mobjects: Sequence[Mobject], texts: Sequence[Shown] | None = None
     for shape in _filled_shapes(mobjects):
         for t in texts:
             covered = _shared(t.box, shape) / max(_area(t.box), 1e-9)
-            if _badge(t.box, shape):
+            if (covered == 0 or covered >= COVERED or _badge(t.box, shape)
+                    or _inside(shape, t.box)):
                 continue
-            if SHARE < covered < COVERED and not _inside(shape, t.box):
+            # across the text's box, or over a glyph of a long text (a small icon over one
+            # word of a sentence covers little of the whole box but hides that word)
+            if covered > SHARE or any(_shared(g, shape) > SHARE * _area(g)
+                                      for g in t.glyph_boxes):
                 found.append(f"{t.text!r} crosses the edge of a filled shape")
     return found
 

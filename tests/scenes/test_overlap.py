@@ -30,6 +30,19 @@ def test_a_label_across_a_bar_collides_and_one_inside_a_panel_does_not() -> None
     assert overlap.collisions([outline, _label("52%").move_to(outline.get_right())]) == []
 
 
+def test_a_small_icon_over_one_word_of_a_long_text_collides() -> None:
+    """kv_separate (en): a book icon came in over 'neither' in 'does neither job well' for
+    4 s; it covered under a fifth of the sentence's box, so only the glyphs show it."""
+    sentence = theme.text("does neither job well", theme.BODY_SIZE)
+    word = sentence.get_left() + RIGHT * 0.3 * sentence.width
+    book = Rectangle(width=0.5, height=0.9).set_fill(theme.V_COLOR, 0.9).set_stroke(width=0)
+    book.move_to(word + DOWN * 0.45)  # its top half over the word
+    found = overlap.collisions([sentence, book])
+    assert found == ["'does neither job well' crosses the edge of a filled shape"]
+    book.next_to(sentence, DOWN, buff=0.3)  # under the sentence: no collision
+    assert overlap.collisions([sentence, book]) == []
+
+
 def test_a_label_fading_out_where_another_fades_in_is_an_overprint() -> None:
     old = _label("66%")
     new = _label("52%").move_to(old)
