@@ -35,6 +35,9 @@ PULL_MAX = 1.0
 NOTES_X, NOTES_W = 5.78, 1.6
 FIT = (1.0, 0.55, 0.2, 0.06)
 """How well each card fits "deep learning", for the picture only: exact, related, unrelated."""
+STEP_COLORS = (theme.Q_COLOR, theme.K_COLOR, theme.V_COLOR)
+"""① Query, ② Match, ③ Take lit in the colour of what each works with: the query, the
+keys it is matched against, the values taken (Q yellow, K teal, V red throughout)."""
 
 
 class LibraryScene(NarratedScene):
@@ -172,14 +175,14 @@ class LibraryScene(NarratedScene):
                           part.animate(rate_func=there_and_back).scale(1.1),
                           run_time=b.rt(0.08, 0.6))
             b.until("steps")
-            self.play(*[s.animate.set_color(theme.ACCENT) for s in steps],
+            self.play(*[s.animate.set_color(c) for s, c in zip(steps, STEP_COLORS, strict=True)],
                       run_time=b.rt(0.05, 0.4))
-            for step in steps:
-                self.play(Indicate(step, color=theme.ACCENT), run_time=b.rt(0.08, 0.6))
+            for step, color in zip(steps, STEP_COLORS, strict=True):
+                self.play(Indicate(step, color=color), run_time=b.rt(0.08, 0.6))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _activate(self, steps: VGroup, k: int, b) -> None:
-        self.play(*[s.animate.set_color(theme.ACCENT if i == k else theme.MUTED)
+        self.play(*[s.animate.set_color(STEP_COLORS[i] if i == k else theme.MUTED)
                     for i, s in enumerate(steps)], run_time=b.rt(0.06, 0.4))
 
     def _want_card(self) -> VGroup:
