@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 THRESHOLD = 12
-"""A 4x4-pixel block counts as changed when its mean brightness moves by more than this
-(of 255): encoder noise does not, a glyph or an outline that moves does."""
+"""A cell (:data:`CELLS_TALL`) counts as changed when its mean brightness moves by more
+than this (of 255): encoder noise does not, a glyph or an outline that moves does."""
 
 
 def luma(frame) -> np.ndarray:
@@ -23,26 +23,41 @@ def luma(frame) -> np.ndarray:
     return frame.to_ndarray(format="gray")
 
 
-def block_sums(img: np.ndarray) -> np.ndarray:
-    """The brightness summed over each whole 4x4-pixel block, int32.
+CELLS_TALL = 120
+"""The frame is compared in square cells, this many from top to bottom at every resolution
+(4 px at 480p, 9 px at 1080p, 18 px at 2160p): a cell covers the same part of the picture
+at every quality, so a thin stroke changes a cell's mean by the same amount in the preview
+and in the master, and both find the same still stretches."""
 
-    Summed once per frame, so comparing two frames costs a sixteenth of the pixels (the
-    writer compares every distinct frame of a 1080p60 scene). By strided adds: numpy's
-    reshape-sum is several times slower here."""
-    h, w = (img.shape[0] // 4) * 4, (img.shape[1] // 4) * 4
-    rows = img[0:h:4, :w].astype(np.uint16)  # 4 x 255 fits in 16 bits
-    for i in range(1, 4):
-        rows += img[i:h:4, :w]
-    sums = rows[:, 0::4].astype(np.int32)
-    for j in range(1, 4):
-        sums += rows[:, j::4]
+
+def cell_px(height: int) -> int:
+    """The side of a comparison cell, in pixels, for a frame ``height`` pixels tall."""
+    return max(1, round(height / CELLS_TALL))
+
+
+def block_sums(img: np.ndarray, cell: int | None = None) -> np.ndarray:
+    """The brightness summed over each whole ``cell`` x ``cell`` block (default:
+    :func:`cell_px` of the frame), int32.
+
+    Summed once per frame, so comparing two frames costs a cell's area less (the writer
+    compares every distinct frame of a 1080p60 scene). By strided adds: numpy's reshape-sum
+    is several times slower here."""
+    b = cell or cell_px(img.shape[0])
+    h, w = (img.shape[0] // b) * b, (img.shape[1] // b) * b
+    rows = img[0:h:b, :w].astype(np.uint16)  # b x 255 fits in 16 bits for b < 257
+    for i in range(1, b):
+        rows += img[i:h:b, :w]
+    sums = rows[:, 0::b].astype(np.int32)
+    for j in range(1, b):
+        sums += rows[:, j::b]
     return sums
 
 
-def same_blocks(sums: np.ndarray, ref: np.ndarray, threshold: int = THRESHOLD) -> bool:
-    """Whether two frames' :func:`block_sums` agree: no block's mean differs by more than
-    ``threshold``."""
-    return not np.any(np.abs(sums - ref) > threshold * 16)
+def same_blocks(sums: np.ndarray, ref: np.ndarray, cell: int,
+                threshold: int = THRESHOLD) -> bool:
+    """Whether two frames' :func:`block_sums` (cells of ``cell`` px) agree: no cell's mean
+    differs by more than ``threshold``."""
+    return not np.any(np.abs(sums - ref) > threshold * cell * cell)
 
 
 class StillSpans:
@@ -60,10 +75,11 @@ class StillSpans:
         self._ref_at = 0
 
     def add(self, img: np.ndarray, at: int) -> None:
-        sums = block_sums(img)
+        cell = cell_px(img.shape[0])
+        sums = block_sums(img, cell)
         if self._ref is None:
             self._ref, self._ref_at = sums, at
-        elif not same_blocks(sums, self._ref, self.threshold):
+        elif not same_blocks(sums, self._ref, cell, self.threshold):
             if at - self._ref_at > 1:
                 self.spans.append((self._ref_at, at))
             self._ref, self._ref_at = sums, at

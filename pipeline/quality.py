@@ -127,7 +127,8 @@ def still_frames(video: Path, threshold: int = THRESHOLD, fps: float | None = No
                  ) -> tuple[list[tuple[float, float]], float]:
     """Stretches (start, end seconds) in which no frame differs from the first, and fps,
     measured on the decoded frames (``common.stills``: frames compared in brightness over
-    4x4-pixel blocks, so a thin line that moves still shows).
+    cells of the same share of the frame at every resolution, 4 px at 480p, so a thin line
+    that moves still shows and the preview and the master agree).
 
     The picture may store a held frame once with its duration (variable frame rate); it
     counts as that many identical frames at ``fps``, the picture's nominal rate (default:
