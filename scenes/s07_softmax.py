@@ -28,6 +28,7 @@ from scenes import theme, widgets
 from scenes.base import BeatClock, NarratedScene
 
 ROW_H = 0.68
+FIRST_ROW = 0.6  # from the column headings to the first word row
 BAR_LEN = 6.0  # length of a 100% bar at most; one scale for every bar so the shares compare
 Y_CAP = theme.CONTENT_TOP - 0.2  # the caption saying what this step does
 Y_HEAD = theme.CONTENT_TOP - 0.85  # column headings; the word rows below
@@ -62,7 +63,7 @@ class SoftmaxScene(NarratedScene):
         fb, d = self.numbers.fill_blank, self.derived
         self.tokens, self.scores = fb.tokens[self.lang], d.fill_scores
         self.n, self.top = len(self.tokens), d.fill_order[0]
-        self.y_rows = [Y_HEAD - 0.6 - ROW_H * i for i in range(self.n)]
+        self.y_rows = [Y_HEAD - FIRST_ROW - ROW_H * i for i in range(self.n)]
         self.y_low = self.y_rows[-1] - 0.85
         self._layout()
 
@@ -310,21 +311,14 @@ class SoftmaxScene(NarratedScene):
     def _column(self, head: str, cells: Sequence[str], x: float, color: str,
                 head_color: str = theme.MUTED) -> VGroup:
         """A table column at x: its heading and one number per word row."""
-        h = theme.text(head, theme.SMALL_SIZE, head_color).move_to(RIGHT * x + UP * Y_HEAD)
-        body = VGroup(*[theme.text(c, theme.NUM_SIZE, color).move_to(RIGHT * x + UP * y)
-                        for c, y in zip(cells, self.y_rows, strict=True)])
-        return VGroup(h, body)
+        col = widgets.table_column(head, [theme.text(c, theme.NUM_SIZE, color) for c in cells],
+                                   head_color, Y_HEAD, ROW_H, first=FIRST_ROW)
+        return col.shift(RIGHT * x)
 
     def _bar_col(self, head: str, shares: Sequence[float], x0: float, color: str) -> VGroup:
         """A column of share bars starting at x0, one per word row."""
-        h = theme.text(head, theme.SMALL_SIZE, color)
-        h.move_to(UP * Y_HEAD).align_to(RIGHT * x0, LEFT)
-        body = VGroup()
-        for s, y in zip(shares, self.y_rows, strict=True):
-            bar = widgets.share_bar(float(s), self.pct(s), self.bar_len, color)
-            bar.align_to(RIGHT * x0, LEFT).set_y(y)
-            body.add(bar)
-        return VGroup(h, body)
+        return widgets.bar_column(head, shares, [self.pct(s) for s in shares], color, Y_HEAD,
+                                  ROW_H, self.bar_len, first=FIRST_ROW, left=x0)
 
     @staticmethod
     def _caption(s: str, color: str = theme.FG) -> Mobject:

@@ -226,15 +226,33 @@ def swatch(color: str, label: str, height: float = 0.3) -> VGroup:
 
 
 def table_column(head: str, cells: Sequence[Mobject], color: str, top: float, row_h: float,
-                 head_size: float = theme.SMALL_SIZE, align_left: bool = False) -> VGroup:
-    """A table column: its heading at ``top`` and one cell per row below: (heading, cells)."""
+                 head_size: float = theme.SMALL_SIZE, align_left: bool = False,
+                 first: float | None = None) -> VGroup:
+    """A table column centred on x = 0: its heading at ``top`` and one cell per row below,
+    the first ``first`` under the heading (default 1.1 rows), then one every ``row_h``:
+    (heading, cells)."""
     header = theme.text(head, head_size, color).move_to(UP * top)
+    gap = 1.1 * row_h if first is None else first
     body = VGroup(*cells)
     for i, cell in enumerate(cells):
-        cell.move_to(UP * (top - row_h * (i + 1.1)))
+        cell.move_to(UP * (top - gap - row_h * i))
         if align_left:
             cell.align_to(header, LEFT)
     return VGroup(header, body)
+
+
+def bar_column(head: str, shares: Sequence[float], labels: Sequence[str], color: str,
+               top: float, row_h: float, max_len: float, first: float | None = None,
+               left: float = 0.0) -> VGroup:
+    """A table column of share bars starting at x = ``left``, placed like
+    :func:`table_column`'s cells: (heading, bars), each bar (rectangle, label)."""
+    bars = [share_bar(float(s), lab, max_len, color) for s, lab in zip(shares, labels,
+                                                                         strict=True)]
+    col = table_column(head, bars, color, top, row_h, first=first)
+    col[0].align_to(RIGHT * left, LEFT)
+    for bar in bars:
+        bar.align_to(RIGHT * left, LEFT)
+    return col
 
 
 # -- step labels --------------------------------------------------------------------------------
