@@ -7,6 +7,8 @@ a decoded video (``pipeline.quality.still_frames``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 THRESHOLD = 12
@@ -60,33 +62,66 @@ def same_blocks(sums: np.ndarray, ref: np.ndarray, cell: int,
     return not np.any(np.abs(sums - ref) > threshold * cell * cell)
 
 
+SAMPLE_RATE = 15
+"""Frames compared per second, at every frame rate: the frame on screen at each 1/15 s
+(every frame at 15 fps, every fourth at 60). A 60 fps master and its 15 fps preview are then
+measured on the same moments, and a slow change, a little per frame, counts alike in both."""
+
+
 class StillSpans:
-    """Feed the frames in order (:meth:`add` with each frame's brightness and index; a frame
-    held for several frames is added once); :meth:`finish` gives the still stretches, in
-    frames.
+    """Feed the frames in order (:meth:`add` with each frame's brightness and index at
+    ``fps``; a frame held for several frames is added once); :meth:`finish` gives the still
+    stretches, in frames.
 
-    Each frame is compared with the first frame of the stretch it may extend, not with the
-    frame before: a slow fade, a little change per frame, is not still."""
+    The picture is sampled :data:`SAMPLE_RATE` times a second; each sample is compared with
+    the first sample of the stretch it may extend, not with the one before: a slow fade is
+    not still."""
 
-    def __init__(self, threshold: int = THRESHOLD) -> None:
+    def __init__(self, fps: float, threshold: int = THRESHOLD,
+                 rate: float = SAMPLE_RATE) -> None:
         self.threshold = threshold
-        self.spans: list[tuple[int, int]] = []
-        self._ref: np.ndarray | None = None  # block sums of the stretch's first frame
-        self._ref_at = 0
+        self.step = max(1.0, fps / rate)  # frames from one sample to the next
+        self.spans: list[tuple[float, float]] = []  # in samples
+        self._ref: np.ndarray | None = None  # cell sums of the stretch's first sample
+        self._ref_at = 0  # that sample's number
+        self._pending: tuple[np.ndarray, int] | None = None  # a frame whose end is unknown
+        self._cell = 1  # the frames' comparison cell, px
 
-    def add(self, img: np.ndarray, at: int) -> None:
-        cell = cell_px(img.shape[0])
-        sums = block_sums(img, cell)
+    def add(self, img: np.ndarray, at: int, until: int | None = None) -> None:
+        """The frame shown from frame ``at`` to ``until`` (default: where the next added
+        frame begins)."""
+        if self._pending is not None:
+            self._take(*self._pending, at)
+            self._pending = None
+        self._cell = cell_px(img.shape[0])
+        if until is None:
+            self._pending = (block_sums(img, self._cell), at)
+        elif self._sampled(at, until) is not None:  # summed only when sampled
+            self._take(block_sums(img, self._cell), at, until)
+
+    def _sampled(self, at: int, until: float) -> int | None:
+        """The first sample taken while a frame shows (``at`` to ``until``), if any."""
+        k = math.ceil(at / self.step - 1e-9)
+        return k if k * self.step < until else None
+
+    def _take(self, sums: np.ndarray, at: int, until: float) -> None:
+        k = self._sampled(at, until)
+        if k is None:
+            return
         if self._ref is None:
-            self._ref, self._ref_at = sums, at
-        elif not same_blocks(sums, self._ref, cell, self.threshold):
-            if at - self._ref_at > 1:
-                self.spans.append((self._ref_at, at))
-            self._ref, self._ref_at = sums, at
+            self._ref, self._ref_at = sums, k
+        elif not same_blocks(sums, self._ref, self._cell, self.threshold):
+            if k - self._ref_at > 1:
+                self.spans.append((self._ref_at, k))
+            self._ref, self._ref_at = sums, k
 
-    def finish(self, end: int) -> list[tuple[int, int]]:
-        """The stretches of more than one frame, the last one ending at frame ``end``."""
-        if self._ref is not None and end - self._ref_at > 1:
-            self.spans.append((self._ref_at, end))
+    def finish(self, end: int) -> list[tuple[float, float]]:
+        """The stretches of more than one sample, the last one ending at frame ``end``."""
+        if self._pending is not None:
+            self._take(*self._pending, end)
+            self._pending = None
+        last = end / self.step
+        if self._ref is not None and last - self._ref_at > 1:
+            self.spans.append((self._ref_at, last))
             self._ref = None
-        return self.spans
+        return [(a * self.step, b * self.step) for a, b in self.spans]

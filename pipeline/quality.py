@@ -142,7 +142,7 @@ def still_frames(video: Path, threshold: int = THRESHOLD, fps: float | None = No
         stream.thread_type = "AUTO"
         fps = fps or float(stream.guessed_rate or stream.average_rate)
         total = round(float(c.duration / av.time_base) * fps) if c.duration else None
-        found = StillSpans(threshold)
+        found = StillSpans(fps, threshold)
         last_at = 0
         for frame in c.decode(stream):
             at = round(float(frame.time) * fps) if frame.time is not None else last_at + 1

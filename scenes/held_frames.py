@@ -108,8 +108,8 @@ class HeldFrameEncoder:
         self._pending: np.ndarray | None = None
         self._pending_at = 0
         self._pending_n = 0
-        self._stills = StillSpans()  # the still stretches, seen as the frames are stored
-        self.stills: list[tuple[int, int]] = []  # (first frame, end frame), once closed
+        self._stills = StillSpans(fps)  # the still stretches, seen as the frames are stored
+        self.stills: list[tuple[float, float]] = []  # (first frame, end frame), once closed
         self._queue: queue.Queue[tuple[np.ndarray | None, int]] = queue.Queue(maxsize=8)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="held-frame-encoder",
@@ -171,7 +171,7 @@ class HeldFrameEncoder:
         # decoder of the picture sees (up to the lossy encode), for the still stretches.
         frame = self._to_yuv(self._pending)
         at, n = self._pending_at, self._pending_n
-        self._stills.add(luma(frame), at)
+        self._stills.add(luma(frame), at, at + n)
         self.starts.append(at)
         self.frames = at + n
         if n >= self.min_hold:
