@@ -208,7 +208,8 @@ class ScalingScene(NarratedScene):
             steps = [
                 (self._factor_label(r.factor),
                  self._amp_chart(tokens, r.weights_raw, RAW, self.s("amp_raw")),
-                 self._amp_chart(tokens, r.weights_scaled, SCALED, self.s("amp_scaled")))
+                 # divided by the factor again: the undivided shares, not the ÷ √d ones
+                 self._amp_chart(tokens, r.weights_scaled, RAW, self.s("amp_scaled")))
                 for r in amp
             ]
             self._layout_charts(steps)
@@ -235,8 +236,8 @@ class ScalingScene(NarratedScene):
             self.play(Indicate(left[1][0], color=RAW), run_time=b.rt(0.05, 0.6))
             b.until("kept")
             right = steps[-1][2]
-            self.box = SurroundingRectangle(right, color=SCALED, buff=0.15)
-            kept = theme.text(self.s("kept"), theme.SMALL_SIZE, SCALED)
+            self.box = SurroundingRectangle(right, color=theme.GOOD, buff=0.15)
+            kept = theme.text(self.s("kept"), theme.SMALL_SIZE, theme.GOOD)
             kept.next_to(self.box, DOWN, buff=0.15)
             if kept.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
                 kept.align_to(self.box, RIGHT)

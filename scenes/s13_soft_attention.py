@@ -39,7 +39,7 @@ ROW_SCALE = 1.4
 TANGENT_HALF = 0.8  # at most this long each side of its point (the shipped numbers: 0.6)
 HEAD_Y = 2.35  # the soft and hard headings
 ROW_GAP = 0.16  # extra space between bar rows, so the two charts fill the frame
-SLIDER_Y = -2.12
+SLIDER_Y = -2.25  # under the hard bars' box, its crossing mark clear of the box's edge
 NEAR, FAR = 0.94, 1.5  # the knob stops short of the crossing, then passes it (x the gap)
 
 
@@ -137,8 +137,8 @@ class SoftAttentionScene(NarratedScene):
             label = theme.text(self.s("slider"), theme.SMALL_SIZE, theme.FG)
             theme.fit(label, 4.0)
             label.next_to(track, LEFT, buff=0.4)
-            cross = DashedLine(track.point_from_proportion(gap / span) + UP * 0.25,
-                               track.point_from_proportion(gap / span) + DOWN * 0.25,
+            cross = DashedLine(track.point_from_proportion(gap / span) + UP * 0.2,
+                               track.point_from_proportion(gap / span) + DOWN * 0.2,
                                color=theme.MUTED)
             b.until("raise")
             self.play(FadeIn(label), Create(track), FadeIn(cross), FadeIn(knob),
