@@ -20,6 +20,9 @@ from narration.wordseg import word_boundaries
 
 SIZE = (1280, 720)
 MARGIN = 60  # px kept clear on the left and right
+BADGE_BAND = 96
+"""px kept clear at the bottom: where Bilibili and YouTube lay the video's length (and
+Bilibili its play count) over the cover."""
 TITLE_MAX, TITLE_MIN = 96, 64  # the title's font size, largest and smallest
 TITLE_GAP = 0.22  # between title lines, in font sizes
 LETTERS = ("Q", "K", "V")
@@ -100,20 +103,26 @@ def draw_cover(cover: CoverText, out: Path) -> CoverLayout:
             draw.text((cx, y0 + 284), cover.roles[i], font=role_font, fill=style.FG,
                       anchor="ms")
         cards.append(box)
-    top, bottom = y0 + card_h + 30, SIZE[1] - 30
+    top, bottom = y0 + card_h + 30, SIZE[1] - BADGE_BAND
     max_w = SIZE[0] - 2 * MARGIN
-    size, lines = TITLE_MAX, None
+    size, lines, extent = TITLE_MAX, None, (0, 0)
     while size >= TITLE_MIN:
         font = _font(size)
         lines = balanced_lines(cover.title, lambda s, f=font: draw.textlength(s, font=f), max_w)
-        if lines and len(lines) * size * (1 + TITLE_GAP) <= bottom - top + size * TITLE_GAP:
-            break
+        if lines:
+            # the glyphs' own extent, not the font size: CJK glyphs start well below the
+            # ascender line the text is anchored on, and would sink into the badge strip
+            step = int(size * (1 + TITLE_GAP))
+            extent = (draw.textbbox((0, 0), lines[0], font=font, anchor="la")[1],
+                      draw.textbbox((0, (len(lines) - 1) * step), lines[-1], font=font,
+                                    anchor="la")[3])
+            if extent[1] - extent[0] <= bottom - top:
+                break
         size -= 4
     else:
         raise ValueError(f"cover title {cover.title!r} does not fit at {TITLE_MIN} px")
     assert lines is not None
-    step = int(size * (1 + TITLE_GAP))
-    y = top + (bottom - top - (len(lines) * step - int(size * TITLE_GAP))) // 2
+    y = top + (bottom - top - (extent[1] - extent[0])) // 2 - extent[0]
     boxes = []
     for line in lines:
         w = draw.textlength(line, font=font)
