@@ -134,13 +134,16 @@ def render(args: list[str], out: Path, cache: Path, tts: str | None = "offline",
 
 
 @contextmanager
-def dask_cluster(work: Path, workers: int) -> Iterator[str]:
-    """A Dask scheduler and ``workers`` single-threaded workers on 127.0.0.1."""
+def dask_cluster(work: Path, workers: int, settings: bool = True) -> Iterator[str]:
+    """A Dask scheduler and ``workers`` single-threaded workers on 127.0.0.1, started as the
+    README says (with the project's ``cluster/dask.yaml``, unless ``settings`` is false)."""
     dask = Path(sys.executable).with_name("dask")
     work.mkdir(parents=True, exist_ok=True)
     file = work / "scheduler.json"
     file.unlink(missing_ok=True)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if settings:
+        env["DASK_CONFIG"] = str(ROOT / "cluster")
     procs = [subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0",
                                "--no-dashboard", "--scheduler-file", str(file)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]

@@ -35,6 +35,9 @@ from pipeline.scene_render import RenderedScene, SceneRenderError
 from scenes.contract import ContractError, ScenePlan, SceneReport
 
 PROJECT = Path(__file__).resolve().parent.parent
+CLUSTER_CONFIG = PROJECT / "cluster"
+"""The Dask settings this project's cluster runs with (``cluster/dask.yaml``: the README
+has the scheduler and workers read it through ``DASK_CONFIG``); the client reads them too."""
 RETRIES = 2  # a task whose worker died is run again this many times
 CONNECT_TIMEOUT = "15s"
 # What a scene run reads: a worker whose copy of these differs would draw another picture.
@@ -72,10 +75,13 @@ def connect(address: str):
     """A Dask client of the scheduler at ``address``; SceneRenderError (one line) if Dask is
     not installed or the scheduler does not answer."""
     try:
+        import dask.config
         from distributed import Client
     except ImportError:
         raise SceneRenderError("--scheduler needs Dask: pip install "
                                "'qkv-explainer[cluster]' (the distributed package)") from None
+    # this project's settings first: the user's own files and DASK_* variables win
+    dask.config.refresh(paths=[str(CLUSTER_CONFIG), *dask.config.paths])
     try:
         return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError) as err:

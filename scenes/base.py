@@ -11,7 +11,14 @@ from typing import ClassVar
 from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, config
 
 from narration import numfmt
-from narration.timeline import SCENE_TAIL, BeatTime, SceneTimes, SmallestText
+from narration.timeline import (
+    SCENE_TAIL,
+    BeatTime,
+    SceneTimes,
+    SmallestText,
+    beat_grid,
+    grid_end,
+)
 from scenes import composition, legibility, overlap, pointing, theme
 from scenes.context import load_context, plain_plan
 from scenes.contract import ScenePlan, SceneReport
@@ -190,15 +197,30 @@ class NarratedScene(Scene):
             self._hold(end - self.now, None, frozen_frame)
 
     def _hold(self, duration: float, stop_condition, frozen_frame) -> None:
-        """Manim's wait, remembering the stretch when nothing on screen moves."""
+        """Manim's wait, lasting the whole number of frames nearest ``duration``, and
+        remembering the stretch when nothing on screen moves."""
         start = self.now
+        frozen = (frozen_frame if frozen_frame is not None
+                  else not self._time_based_updates())
+        if stop_condition is None:
+            frames = round(duration * config.frame_rate)
+            if frames < 1:
+                return
+            # Manim draws int(t x fps) frames of a frozen wait and ceil(t x fps) of one with
+            # updaters: half a frame either side makes both exactly ``frames``
+            duration = (frames + (0.5 if frozen else -0.5)) / config.frame_rate
         super().wait(duration, stop_condition, frozen_frame)
-        if frozen_frame or (frozen_frame is None and not self.should_update_mobjects()):
+        if frozen:
             end = self.now
             if self._holds and abs(self._holds[-1][1] - start) < 1e-6:
                 start = self._holds[-1][0]
                 self._holds.pop()
             self._holds.append((start, end))
+
+    def _time_based_updates(self) -> bool:
+        """Whether a wait now would be drawn frame by frame (Manim's test, before the wait)."""
+        return bool(self.always_update_mobjects or self.updaters or any(
+            m.has_time_based_updater() for m in self.get_mobject_family_members()))
 
     def target(self, name: str, mob: Mobject) -> Mobject:
         """Register ``mob`` as what a ``{@see_<name>}`` mark points at; returns it."""
@@ -294,16 +316,21 @@ class NarratedScene(Scene):
         if unused:
             self.warn(f"beat {beat_id!r} never waits for cue mark(s) "
                       + ", ".join(f"{{@{m}}}" for m in unused))
-        left = clock.remaining
-        if left >= 1 / config.frame_rate:
+        if clock.remaining < -0.1:
+            self.warn(f"beat {beat_id!r} animations overrun its narration by "
+                      f"{-clock.remaining:.2f} s")
+        # the beat ends on the grid every frame rate shares (narration.timeline.BEAT_GRID)
+        frame = 1 / config.frame_rate
+        grid = beat_grid(config.frame_rate)
+        left = grid_end(clock.start + max(duration, clock.elapsed), grid) - self.now
+        if left >= frame / 2:
             self.wait(left)
-        elif left < -0.1:
-            self.warn(f"beat {beat_id!r} animations overrun its narration by {-left:.2f} s")
         for cue in self._cues:
             self.warn(f"beat {beat_id!r} never points at {cue.name!r} ({{@{cue.mark}}}): "
                       f"its animations run past the end of the beat")
         self._cues = []
-        self._planned_clock = start_planned + max(duration, clock.elapsed)
+        self._planned_clock = grid_end(start_planned + max(duration, clock.elapsed),
+                                       beat_grid(config.frame_rate))
         self._times.append(BeatTime(beat_id, clock.start, self.now))
         self._check_layout(beat_id)
         self._measure_text()

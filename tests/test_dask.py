@@ -32,7 +32,8 @@ pytestmark = [pytest.mark.slow,
 @contextmanager
 def cluster(tmp: Path, project: Path, workers: int) -> Iterator[str]:
     """A scheduler and ``workers`` single-threaded workers running ``project``'s code."""
-    env = {**os.environ, "PYTHONPATH": str(project), "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    env = {**os.environ, "PYTHONPATH": str(project), "DASK_DISTRIBUTED__WORKER__DAEMON": "False",
+           "DASK_CONFIG": str(ROOT / "cluster")}  # the project's settings, as the README says
     file = tmp / "scheduler.json"
     procs = [subprocess.Popen([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0",
                                "--no-dashboard", "--scheduler-file", str(file)],
