@@ -2,9 +2,9 @@
 rendered at 15 and at 60 fps gives the same still stretches within one sample, 1/15 s (the
 measure compares the frame on screen at each 1/15 s, at any frame rate, with the first of
 its stretch: a slow change at 60 fps differs little from frame to frame, not from the
-stretch's start; comparing every frame at 60 fps ended the stretches 0.1 s apart); one rendered at 360p and
-720p gives the same stretches (cells of the same share of the frame: with 4-px blocks at
-both, a faint thin line counted as a change at 720p only)."""
+stretch's start; comparing every frame at 60 fps ended the stretches 0.1 s apart); one
+rendered at 360p and 720p gives the same stretches (cells of the same share of the frame:
+with 4-px blocks at both, a faint thin line counted as a change at 720p only)."""
 
 from __future__ import annotations
 
