@@ -7,9 +7,9 @@ table arrives in one beat (the full scene builds it over four).
 
 from __future__ import annotations
 
-from manim import DOWN, Create, FadeIn, Indicate, SurroundingRectangle, VGroup
+from manim import DOWN, Create, FadeIn, SurroundingRectangle, VGroup
 
-from scenes import theme
+from scenes import theme, widgets
 from scenes.s06_dot_product import DotProductScene
 
 
@@ -40,5 +40,5 @@ class OverviewScoresScene(DotProductScene):
             self.play(FadeIn(VGroup(*[c for row in t.k_cells for c in row]), shift=0.1 * DOWN),
                       wanted.animate.set_stroke(opacity=0), run_time=b.rt(0.08, 0.8))
             self.remove(wanted)
-            self.play(Indicate(VGroup(*[c for row in t.k_cells for c in row]),
-                               color=theme.K_COLOR, scale_factor=1.05), run_time=b.rt(0.08, 0.8))
+            self.play(*widgets.light(VGroup(*[c for row in t.k_cells for c in row]),
+                                     theme.K_COLOR, 1.05), run_time=b.rt(0.08, 0.8))

@@ -57,7 +57,7 @@ class OverviewSoftmaxScene(SoftmaxScene):
             gap = b.time_to("amp")
             if gap > 2.0:
                 self.wait(gap * 0.55)
-                self.play(Indicate(self.score_col[1], color=theme.ACCENT, scale_factor=1.08),
+                self.play(*widgets.light(self.score_col[1], theme.ACCENT, 1.08),
                           run_time=min(0.8, gap * 0.3))
             b.until("amp")
             # the amplification is said in the caption (as a column heading it was wider

@@ -79,7 +79,7 @@ class BlindDateScene(NarratedScene):
             b.until("wants")
             self.play(FadeIn(checklist, shift=0.1 * DOWN), run_time=b.rt(0.1, 0.8))
             b.until("q")
-            self.play(Indicate(checklist.items, color=theme.Q_COLOR), run_time=b.rt(0.1, 0.8))
+            self.play(*widgets.light(checklist.items, theme.Q_COLOR), run_time=b.rt(0.1, 0.8))
 
         with self.beat("badges") as b:
             b.until("badges")

@@ -142,7 +142,7 @@ class DotProductScene(NarratedScene):
             self.play(FadeOut(self.wanted),
                       *[t.feat_heads[j].animate.set_color(theme.FG) for j in q_has],
                       FadeIn(VGroup(*t.k_cells[0]), shift=0.1 * DOWN), run_time=b.rt(0.08, 0.6))
-            self.play(Indicate(VGroup(*t.k_cells[0]), color=theme.K_COLOR),
+            self.play(*widgets.light(VGroup(*t.k_cells[0]), theme.K_COLOR),
                       run_time=b.rt(0.1, 0.9))
             b.until("rest")
             for row in t.k_cells[1:]:
@@ -195,7 +195,7 @@ class DotProductScene(NarratedScene):
                           Indicate(VGroup(*t.k_cells[i]), color=theme.K_COLOR),
                           run_time=b.rt(0.04, 0.4))
             b.until("one")
-            self.play(Indicate(VGroup(*t.score_cells), color=theme.FG, scale_factor=1.1),
+            self.play(*widgets.light(VGroup(*t.score_cells), theme.FG, 1.1),
                       run_time=b.rt(0.08, 0.8))
 
     def _matching(self, t: Table) -> None:

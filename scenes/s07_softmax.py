@@ -218,7 +218,7 @@ class SoftmaxScene(NarratedScene):
             self.show_working(b, exp_col, "pos")  # every e-power is said before this mark
             self.pos = theme.text(self.s("always_pos"), theme.SMALL_SIZE, theme.GOOD)
             self.pos.next_to(exp_col[1], DOWN, buff=0.3)
-            self.play(FadeIn(self.pos), Indicate(exp_col[1], color=theme.GOOD),
+            self.play(FadeIn(self.pos), *widgets.light(exp_col[1], theme.GOOD),
                       run_time=b.rt(0.08, 0.8))
             self.steps = VGroup()
             x_arc = exp_col.get_right()[0] + 0.15
@@ -299,8 +299,8 @@ class SoftmaxScene(NarratedScene):
             self.hold_working(self.total)
             self.play(FadeOut(self.legend), FadeOut(self.total), run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(frame), theme.reveal(f), run_time=b.rt(0.15, 1.5))
-            self.play(Indicate(self.exp_col[1], color=theme.SHARE_COLOR, scale_factor=1.05),
-                      Indicate(self.sm_bars[1], color=theme.COMPARE_COLOR, scale_factor=1.05),
+            self.play(*widgets.light(self.exp_col[1], theme.SHARE_COLOR, 1.05),
+                      *widgets.light(self.sm_bars[1], theme.COMPARE_COLOR, 1.05),
                       run_time=b.rt(0.1, 1.0))
             b.until("sqrt")
             note = theme.text(self.s("next_note"), theme.BODY_SIZE, theme.ACCENT)
@@ -336,5 +336,5 @@ class SoftmaxScene(NarratedScene):
 
     def _copy_into(self, sources: Sequence[Mobject], col: VGroup, run_time: float) -> None:
         """The cells of ``col`` fade in from the ``sources`` side, which light up."""
-        self.play(FadeIn(col[0]), Indicate(VGroup(*sources), color=col[0].get_color()),
+        self.play(FadeIn(col[0]), *widgets.light(VGroup(*sources), col[0].get_color()),
                   *[FadeIn(t, shift=0.4 * RIGHT) for t in col[1]], run_time=run_time)

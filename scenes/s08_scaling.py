@@ -241,8 +241,10 @@ class ScalingScene(NarratedScene):
             kept.next_to(self.box, DOWN, buff=0.15)
             if kept.get_right()[0] > theme.FRAME_W / 2 - theme.MARGIN:
                 kept.align_to(self.box, RIGHT)
-            self.play(left.animate.shift(-dx * RIGHT), FadeIn(right, shift=0.2 * LEFT),
-                      run_time=b.rt(0.06, 0.7))
+            # the undivided chart makes room first: moving while the other came in, the two
+            # overlapped for most of a second
+            self.play(left.animate.shift(-dx * RIGHT), run_time=b.rt(0.04, 0.5))
+            self.play(FadeIn(right, shift=0.2 * LEFT), run_time=b.rt(0.04, 0.5))
             self.play(Create(self.box), FadeIn(kept), run_time=b.rt(0.08, 0.6))
 
     def _toy(self, ctx: Context) -> None:
@@ -261,8 +263,11 @@ class ScalingScene(NarratedScene):
             theme.fit(note, theme.CONTENT_W)
             note.next_to(VGroup(raw, scaled), DOWN, buff=0.7)
             VGroup(holder, raw, scaled, note).move_to(theme.CONTENT_CENTER)
+            # "back to our example": its undivided chart at once (the frame stood empty
+            # but for the header until the voice reached d), then d lit as it is said
+            self.play(FadeIn(raw), run_time=b.rt(0.08, 0.6))
             b.until("toy")
-            self.play(FadeIn(holder), FadeIn(raw), run_time=b.rt(0.08, 0.6))
+            self.play(FadeIn(holder, shift=0.1 * DOWN), run_time=b.rt(0.08, 0.6))
             b.until("scaled")
             self.play(FadeIn(scaled, shift=0.2 * LEFT), run_time=b.rt(0.08, 0.6))
             self.play(Indicate(scaled[1][0], color=SCALED), run_time=b.rt(0.06, 0.6))

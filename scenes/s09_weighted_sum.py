@@ -212,7 +212,7 @@ class WeightedSumScene(NarratedScene):
             self.play(Write(line), FadeIn(total), run_time=b.rt(0.06, 0.5))
             for j in range(len(P_X)):  # column by column, as the voice reads them
                 column = VGroup(*[self.products[i][j] for i in range(n)])
-                self.play(Indicate(column, color=theme.GOOD, scale_factor=1.05),
+                self.play(*widgets.light(column, theme.GOOD, 1.05),
                           FadeIn(sums[j], shift=0.3 * DOWN), run_time=b.rt(0.07, 0.8))
             result = theme.text(self.s("result"), theme.SMALL_SIZE, theme.GOOD)
             result.next_to(sums, DOWN, buff=0.2)

@@ -19,6 +19,7 @@ from manim import (
     Circle,
     FadeIn,
     FadeOut,
+    Indicate,
     Mobject,
     Rectangle,
     Scene,
@@ -377,6 +378,13 @@ def _first_half(t: float) -> float:
 
 def _second_half(t: float) -> float:
     return rate_functions.smooth(max(0.0, 2 * t - 1))
+
+
+def light(group: Mobject, color: str, scale: float = 1.2) -> list[Animation]:
+    """Each member of a row, column or list lit and grown about its own centre. One Indicate
+    on the whole group grows it about the group's centre: the cells at its ends leave their
+    rows (a column of five numbers at 1.2x moves its first and last 0.3 units)."""
+    return [Indicate(m, color=color, scale_factor=scale) for m in group.submobjects]
 
 
 def fade_through(scene: Scene, old: Mobject | None, new: Mobject, *others: Animation,
