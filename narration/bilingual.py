@@ -3,7 +3,8 @@
 The other language was written for the same beat but is not spoken, so it has no timings
 of its own. Each cue of a beat covers a share of that beat's text; the other text is cut at
 the same shares, moved to the nearest good break (punctuation first, then a space or a
-Chinese word boundary, never inside brackets or quotes) and wrapped to that language's line
+Chinese word boundary, never inside brackets or quotes, and a break the own tracks'
+rules call bad only when nothing else is in reach) and wrapped to that language's line
 width.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from narration.breaks import bad_break
 from narration.subtitles import EN_MAX_CHARS, MIN_DURATION, ZH_MAX_CHARS, line_width
 from narration.types import Cue
 from narration.wordseg import group_depth, word_boundaries
@@ -22,6 +24,9 @@ _COMMA = frozenset("，,、")
 _NO_START = frozenset("。，、；：？！.,;:?!」』）)】”’…")
 _OPENERS = frozenset("「『（(【“‘")
 MAX_OTHER_LINES = 2
+BAD_BREAK_COST = 8.0
+"""Added to a break a reader would call bad (``narration.breaks``, the own tracks' judge):
+taken only when no acceptable break is in reach."""
 LONG_LINE = 1.25
 """How far past the line width a bilingual cue's own line may run when a cue too short to
 read is joined to its neighbour (a line a few characters long beats a cue that flashes)."""
@@ -50,7 +55,20 @@ def _breaks(text: str, zh: bool) -> dict[int, float]:
             out[p] = 1.0
         elif zh and p in words and not (before.isascii() and at.isascii()):
             out[p] = 1.5
+    for p in out:  # the own tracks' rules: not before a particle, inside a phrase, ...
+        problem = bad_break(text, p, zh)
+        if problem is not None and problem.counted:
+            out[p] += BAD_BREAK_COST
     return out
+
+
+def _fragment_cost(text: str, p: int, zh: bool, start: int, cost: float) -> float:
+    """BAD_BREAK_COST for a break at ``p`` that is bad only given where its piece starts
+    (a word or short clause cut off from its sentence), unless ``cost`` already has it."""
+    if cost >= BAD_BREAK_COST:
+        return 0.0
+    problem = bad_break(text, p, zh, start)
+    return BAD_BREAK_COST if problem is not None and problem.counted else 0.0
 
 
 def split_at_shares(text: str, shares: Sequence[float], zh: bool) -> list[str]:
@@ -64,7 +82,8 @@ def split_at_shares(text: str, shares: Sequence[float], zh: bool) -> list[str]:
         options = [p for p in breaks if last < p < n and p - last >= 1]
         if not options:
             break
-        best = min(options, key=lambda p: abs(p - want) / max(1.0, n) * 6 + breaks[p])
+        best = min(options, key=lambda p: abs(p - want) / max(1.0, n) * 6 + breaks[p]
+                   + _fragment_cost(text, p, zh, last, breaks[p]))
         if left and best >= n:
             break
         cuts.append(best)

@@ -101,8 +101,8 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         other = other_lang(lang)
         other_text = {(s.scene_id, b.id): b.text.display for s in inputs.scripts[other]
                       for b in s.beats}
-        cues, other_cues, both = write_subtitles(
-            staged, lang, beats, [other_text[(p.scene_id, p.beat_id)] for p in placed])
+        other_texts = [other_text[(p.scene_id, p.beat_id)] for p in placed]
+        cues, other_cues, both = write_subtitles(staged, lang, beats, other_texts)
         meta = work / "chapters.txt"
         meta.write_text(media.ffmetadata_chapters(chapters, title), "utf-8")
     say(f"[{lang}] narration at {TARGET_LUFS:.0f} LUFS: {segments.made['voice']} "
@@ -126,7 +126,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     say(f"[{lang}] master loudness: {final.integrated_lufs:.1f} LUFS, true peak "
         f"{final.true_peak_dbtp:.1f} dBTP")
     write_manifest(parts, config, inputs, final, (cues, other_cues), total)
-    report = write_report(parts, beats, cues, both, progress)
+    report = write_report(parts, beats, cues, both, other_texts, progress)
     for line in quality.summary(report):
         say(f"[{lang}] {line}")
     segments.prune()

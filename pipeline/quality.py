@@ -253,7 +253,8 @@ def summary(report: dict) -> list[str]:
                      f"{len(bi['over_two_lines_per_language'])} with over two lines of a "
                      f"language, {len(bi['punctuation_only_lines'])} with a line of "
                      f"punctuation alone, {len(bi.get('under_min_duration', []))} under "
-                     f"{MIN_DURATION} s, shortest {bi['shortest_s']:.2f} s")
+                     f"{MIN_DURATION} s, shortest {bi['shortest_s']:.2f} s, "
+                     f"{len(bi.get('bad_breaks', []))} bad breaks")
     small = smallest_text_line(report)
     if small is not None:
         lines.append(small)
@@ -283,9 +284,12 @@ def pronunciation_summary(pron: dict) -> str:
             f"unverbalised digits or symbols" + (f" (e.g. {'; '.join(first)})" if first else ""))
 
 
-def bilingual_report(cues: Sequence[Cue], own_zh: bool) -> dict:
+def bilingual_report(cues: Sequence[Cue], own_zh: bool,
+                     beats: Sequence[tuple[str, str, float, float]] = ()) -> dict:
     """``video.bilingual.srt`` against its rules: one line of the video's language, at most
-    two of the other, no line of punctuation alone; and its cues' shortest duration."""
+    two of the other, no line of punctuation alone; its cues' shortest duration; and, given
+    ``beats`` (own text, other text, offset, speech end), the breaks of either language a
+    reader would call bad (the own tracks' rules)."""
     from narration.bilingual import MAX_OTHER_LINES
 
     too_many = [f"{c.start:.2f} s: {' / '.join(c.lines)}" for c in cues
@@ -295,7 +299,22 @@ def bilingual_report(cues: Sequence[Cue], own_zh: bool) -> dict:
     shortest = min((c.end - c.start for c in cues), default=0.0)
     short = [f"{c.start:.2f} s: {c.end - c.start:.2f} s: {' / '.join(c.lines)}" for c in cues
              if c.end - c.start < MIN_DURATION - 1e-3]  # as the own track: whole ms
+    bad = []
+    k = 0
+    for own_text, other_text, offset, speech_end in beats:
+        mine = []
+        while k < len(cues) and cues[k].start <= offset + speech_end + 1e-6:
+            mine.append(cues[k])
+            k += 1
+        for text, zh, lines in (
+                (own_text, own_zh, [(c.lines[0], True) for c in mine if c.lines]),
+                (other_text, not own_zh, [(line, n == 0) for c in mine
+                                          for n, line in enumerate(c.lines[1:])])):
+            for p, start, end in _break_positions(text, lines, zh):
+                problem = break_problem(text, p, zh, start, end)
+                if problem:
+                    bad.append(f"{offset:.2f} s: {problem}")
     return {"count": len(cues), "over_two_lines_per_language": too_many,
-            "punctuation_only_lines": bare, "under_min_duration": short,
+            "punctuation_only_lines": bare, "under_min_duration": short, "bad_breaks": bad,
             "shortest_s": round(shortest, 3),
             "own_language": "zh" if own_zh else "en"}

@@ -55,7 +55,8 @@ def write_manifest(parts: LanguageParts, config: BuildConfig, inputs: Inputs,
 
 
 def write_report(parts: LanguageParts, beats: list, cues: Sequence[Cue],
-                 both: Sequence[Cue], progress: BuildProgress) -> dict:
+                 both: Sequence[Cue], other_texts: Sequence[str],
+                 progress: BuildProgress) -> dict:
     """report.json: still pictures, cues, layout, type sizes, overlaps, pronunciation and the
     bilingual track, measured on what was made (``pipeline.quality``)."""
     lang, jobs, chapters, placed, fps = (parts.lang, parts.jobs, parts.chapters, parts.placed,
@@ -78,7 +79,10 @@ def write_report(parts: LanguageParts, beats: list, cues: Sequence[Cue],
     with Timer(progress, "pronunciation"):
         report["pronunciation"] = pronunciation.check(
             lang, [(p.scene_id, p.beat_id, p.text) for p in placed]).to_json()
-    report["bilingual"] = quality.bilingual_report(both, own_zh=lang == "zh")
+    report["bilingual"] = quality.bilingual_report(
+        both, own_zh=lang == "zh",
+        beats=[(text, other, offset, end) for (text, _w, offset, end), other
+               in zip(beats, other_texts, strict=True)])
     report["seconds_to_measure"] = round(t_report.seconds, 2)
     atomic.write_json(parts.staged / "report.json", report)
     return report

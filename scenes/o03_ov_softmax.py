@@ -16,7 +16,6 @@ from manim import (
     UP,
     FadeIn,
     FadeOut,
-    Indicate,
     ReplacementTransform,
     VGroup,
 )
@@ -73,8 +72,7 @@ class OverviewSoftmaxScene(SoftmaxScene):
                       run_time=b.rt(0.03, 0.3))
             # still no ÷ √d: the compared set's colour, as the softmax step's bars
             self._morph(row.weights_raw, theme.COMPARE_COLOR, b.rt(0.1, 1.0))
-            self.play(Indicate(self.sm_bars[1][self.top], color=theme.COMPARE_COLOR,
-                               scale_factor=1.1),
+            self.play(*widgets.light_bar(self.sm_bars[1][self.top], theme.COMPARE_COLOR),
                       run_time=b.rt(0.06, 0.6))
             b.until("div")
             # the real formula on the example: its scores ÷ √d, and softmax of those

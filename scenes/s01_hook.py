@@ -164,11 +164,13 @@ class HookScene(NarratedScene):
             self.remove(lines)
             best, worst = ranks[0], ranks[-1]
             b.until("top")
-            self.play(Indicate(VGroup(chips[best][1], bar_mobs[best]), color=theme.GOOD,
-                               scale_factor=1.1), run_time=b.rt(0.12, 0.9))
+            self.play(Indicate(chips[best][1], color=theme.GOOD, scale_factor=1.1),
+                      *widgets.light_bar(bar_mobs[best], theme.GOOD, across=0),
+                      run_time=b.rt(0.12, 0.9))
             b.until("bottom")
-            self.play(Indicate(VGroup(chips[worst][1], bar_mobs[worst]), color=theme.GOOD,
-                               scale_factor=1.1), run_time=b.rt(0.12, 0.9))
+            self.play(Indicate(chips[worst][1], color=theme.GOOD, scale_factor=1.1),
+                      *widgets.light_bar(bar_mobs[worst], theme.GOOD, across=0),
+                      run_time=b.rt(0.12, 0.9))
 
     def _qkv(self) -> None:
         with self.beat("qkv") as b:

@@ -105,9 +105,13 @@ class DotProductScene(NarratedScene):
             q_tag = theme.text("q", theme.SMALL_SIZE, theme.Q_COLOR).next_to(blank, DOWN, 0.2)
             for tg in tags:
                 tg.set_y(q_tag.get_y())
-            self.play(theme.reveal(sent), run_time=b.rt(0.12, 0.9))
+            # the sentence and the blank's q are in by {@keys} (English reaches it 2 s in,
+            # after the title card: at full length the k tags came 0.5 s late)
+            room = max(0.5, b.time_to("keys"))
+            self.play(theme.reveal(sent), run_time=min(b.rt(0.12, 0.9), 0.65 * room))
             box = SurroundingRectangle(blank, color=theme.Q_COLOR, buff=0.1)
-            self.play(Create(box), FadeIn(q_tag, shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
+            self.play(Create(box), FadeIn(q_tag, shift=0.1 * UP),
+                      run_time=min(b.rt(0.05, 0.4), 0.3 * room))
             b.until("keys")
             self.play(*[FadeIn(tg, shift=0.1 * UP) for tg in tags],
                       words.animate.set_color(theme.K_COLOR), run_time=b.rt(0.08, 0.8))

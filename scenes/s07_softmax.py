@@ -283,7 +283,7 @@ class SoftmaxScene(NarratedScene):
                 self.legend.move_to(UP * (self.total.get_bottom()[1] - 0.45))
                 widgets.keep_inside_x(self.legend)
                 self.play(FadeIn(self.legend, shift=0.1 * UP), run_time=b.rt(0.1, 0.8))
-            self.play(Indicate(sm_bars[1][self.top], color=theme.COMPARE_COLOR, scale_factor=1.15),
+            self.play(*widgets.light_bar(sm_bars[1][self.top], theme.COMPARE_COLOR),
                       run_time=b.rt(0.08, 1.0))
 
     def _formula(self) -> None:

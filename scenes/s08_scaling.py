@@ -233,7 +233,8 @@ class ScalingScene(NarratedScene):
                 self.play(*widgets.out_then_in(factor, new_factor),
                           *self._update_chart(left, new_left), run_time=b.rt(0.06, 0.8))
                 factor = new_factor
-            self.play(Indicate(left[1][0], color=RAW), run_time=b.rt(0.05, 0.6))
+            self.play(Indicate(left[1][0][0], color=RAW), *widgets.light_bar(left[1][0][1], RAW),
+                      run_time=b.rt(0.05, 0.6))
             b.until("kept")
             right = steps[-1][2]
             self.box = SurroundingRectangle(right, color=theme.GOOD, buff=0.15)
@@ -270,7 +271,8 @@ class ScalingScene(NarratedScene):
             self.play(FadeIn(holder, shift=0.1 * DOWN), run_time=b.rt(0.08, 0.6))
             b.until("scaled")
             self.play(FadeIn(scaled, shift=0.2 * LEFT), run_time=b.rt(0.08, 0.6))
-            self.play(Indicate(scaled[1][0], color=SCALED), run_time=b.rt(0.06, 0.6))
+            self.play(Indicate(scaled[1][0][0], color=SCALED),
+                      *widgets.light_bar(scaled[1][0][1], SCALED), run_time=b.rt(0.06, 0.6))
             b.until("why")
             skipped = SurroundingRectangle(raw, color=RAW, buff=0.15)
             self.play(Create(skipped), run_time=b.rt(0.08, 0.6))

@@ -387,6 +387,16 @@ def light(group: Mobject, color: str, scale: float = 1.2) -> list[Animation]:
     return [Indicate(m, color=color, scale_factor=scale) for m in group.submobjects]
 
 
+def light_bar(bar: VGroup, color: str, across: int = 1) -> list[Animation]:
+    """A bar (rect, label) lit in place: the rect thickens across its length (axis ``across``:
+    1 for a horizontal bar, 0 for an upright one) and takes ``color`` and back, its label
+    lit and grown. Grown about its centre, as Indicate does, a long bar's ends left its axis
+    (a 100 % bar at 1.1x crossed the chart's left edge)."""
+    rect, label = bar[0], bar[1]
+    return [rect.animate(rate_func=rate_functions.there_and_back).stretch(1.4, across)
+            .set_fill(color), Indicate(label, color=color, scale_factor=1.2)]
+
+
 def fade_through(scene: Scene, old: Mobject | None, new: Mobject, *others: Animation,
                  run_time: float, shift=0.15 * UP, with_new: Sequence[Animation] = ()
                  ) -> Mobject:

@@ -87,3 +87,36 @@ def test_a_short_cue_is_not_joined_across_beats() -> None:
     own = [Cue(0.0, 2.0, ("One sentence here.",)), Cue(2.1, 2.5, ("Next",))]
     cues = bilingual_cues(own, [(0.0, 2.0), (2.1, 0.5)], ["第一句。", "下一句。"], own_zh=False)
     assert [c.lines[0] for c in cues] == ["One sentence here.", "Next"]
+
+
+def test_the_other_text_is_cut_where_the_own_tracks_rules_allow() -> None:
+    """The other language's pieces end where a reader would break, when such a place is in
+    reach: cut by share and word boundary alone, these ended on 'against', 'the', 'every'
+    and 「说 | 一口」, 「一口 | 流利」, 「流利 | 的」 (the own tracks' rules count each)."""
+    from narration.breaks import bad_break
+
+    cases = [("The blank's query is checked against the key of every earlier word, and the "
+              "best match wins.", False, (0.4, 0.45, 0.55, 0.85)),
+             ("我在法国长大，现在住在北京，可我还能说一口流利的____。", True,
+              (0.65, 0.7, 0.75, 0.8))]
+    for text, zh, shares in cases:
+        for share in shares:
+            first, rest = split_at_shares(text, [share, 1.0], zh)
+            p = text.index(rest)
+            assert bad_break(text, p, zh) is None, (share, first, rest)
+
+
+def test_the_report_counts_the_bilingual_tracks_bad_breaks() -> None:
+    from pipeline.quality import bilingual_report
+
+    own = "我在法国长大，现在住在北京。"
+    other = "I grew up in France and now live in Beijing, checking the map."
+    good = [Cue(0.0, 2.0, ("我在法国长大，", "I grew up in France")),
+            Cue(2.0, 4.0, ("现在住在北京。", "and now live in Beijing, checking the map."))]
+    bad = [Cue(0.0, 2.0, ("我在法国长大，现在住", "I grew up in France and now live in Beijing,",
+                          "checking the")),
+           Cue(2.0, 4.0, ("在北京。", "map."))]
+    assert bilingual_report(good, own_zh=True, beats=[(own, other, 0.0, 4.0)])[
+        "bad_breaks"] == []
+    found = bilingual_report(bad, own_zh=True, beats=[(own, other, 0.0, 4.0)])["bad_breaks"]
+    assert len(found) == 2, found  # 「住 | 在北京」 and "the | map"
