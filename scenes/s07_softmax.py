@@ -124,7 +124,8 @@ class SoftmaxScene(NarratedScene):
             for m in self.names:  # a long word shrinks rather than leave the frame
                 theme.fit(m, X_NAME + 0.6 + theme.FRAME_W / 2 - theme.MARGIN)
                 m.align_to(RIGHT * (X_NAME + 0.6), RIGHT)
-            word_head = theme.text(self.s("word"), theme.SMALL_SIZE, theme.MUTED)
+            self.word_head = word_head = theme.text(self.s("word"), theme.SMALL_SIZE,
+                                                    theme.MUTED)
             word_head.move_to(UP * Y_HEAD).align_to(self.names, RIGHT)
             self.score_col = self._column(self.s("score"), [self.num(s) for s in self.scores],
                                           self.x_score, theme.FG)
@@ -203,10 +204,19 @@ class SoftmaxScene(NarratedScene):
         with self.beat("exp") as b:
             self.hold_working(self.naive)
             self.play(FadeOut(self.naive), run_time=b.rt(0.06, 0.6))
+            # words, scores and e-powers alone: the three columns (and the ×e arcs) stand
+            # mid-frame, not in the left 40 % with the right empty for 18 s; ``_divide``
+            # moves them back to make room for the bars
+            right = self.x_exp + self.exp_width / 2 + 1.1
+            self.table_dx = -(self.names.get_left()[0] + right) / 2
+            self.table = VGroup(self.names, self.word_head, self.score_col)
+            widgets.regroup(self, self.table)
+            self.play(self.table.animate.shift(RIGHT * self.table_dx),
+                      run_time=min(b.rt(0.05, 0.6), max(0.2, b.time_to("exp"))))
             b.until("exp")
             self.exp_col = exp_col = self._column(
-                self.s("exp_head"), [self.num(v) for v in d.fill_exp], self.x_exp, theme.FG,
-                theme.SHARE_COLOR)
+                self.s("exp_head"), [self.num(v) for v in d.fill_exp],
+                self.x_exp + self.table_dx, theme.FG, theme.SHARE_COLOR)
             self.cap = widgets.fade_through(
                 self, self.cap, self._caption(self.s("exp_title"), theme.SHARE_COLOR),
                 with_new=[FadeIn(exp_col[0])], run_time=b.rt(0.06, 0.6))
@@ -239,6 +249,11 @@ class SoftmaxScene(NarratedScene):
     def _divide(self) -> None:
         d, y_rows, exp_col = self.derived, self.y_rows, self.exp_col
         with self.beat("divide") as b:
+            # back to the table's place: the bars take the right
+            self.table.add(exp_col, self.pos, self.steps)
+            widgets.regroup(self, self.table)
+            self.play(self.table.animate.shift(LEFT * self.table_dx),
+                      run_time=min(b.rt(0.05, 0.6), max(0.2, b.time_to("total"))))
             b.until("total")
             half = max(0.6, self.exp_width / 2 + 0.1)  # under the widest e-power or total
             rule = Line(LEFT * half, RIGHT * half, color=theme.MUTED, stroke_width=2)

@@ -145,7 +145,14 @@ class WeightedSumScene(NarratedScene):
                 ]))
             # one matrix: a pair of brackets around all the rows, which fill in as named
             brackets = widgets.brackets_around(self.v_rows, theme.V_COLOR, pad=0.2)
-            self.play(self.intro_group.animate.shift(LEFT * self.intro_shift),
+            # words, shares and V alone stand mid-frame (the right 40 % stood empty until
+            # the products came); ``_multiply`` moves them to the table's left part
+            values = VGroup(v_title, v_heads, brackets, self.v_rows)
+            left = self.intro_group.get_left()[0] - self.intro_shift
+            self.values_dx = -(left + values.get_right()[0]) / 2
+            values.shift(RIGHT * self.values_dx)
+            self.values = VGroup(self.intro_group, values)
+            self.play(self.intro_group.animate.shift(LEFT * (self.intro_shift - self.values_dx)),
                       run_time=b.rt(0.06, 0.5))
             self.play(FadeIn(v_title), FadeIn(v_heads), FadeIn(brackets),
                       run_time=b.rt(0.08, 0.6))
@@ -177,6 +184,9 @@ class WeightedSumScene(NarratedScene):
                 .move_to([x, feat_y, 0])
                 for f, x in zip(features, P_X, strict=True)
             ])
+            widgets.regroup(self, self.values)
+            self.play(self.values.animate.shift(LEFT * self.values_dx),
+                      run_time=min(b.rt(0.06, 0.5), max(0.2, b.time_to("ma") / 2)))
             self.play(FadeIn(times), FadeIn(eqs), FadeIn(p_title), FadeIn(self.p_heads),
                       run_time=min(b.rt(0.08, 0.6), max(0.2, b.time_to("ma"))))
             self.products = VGroup()

@@ -66,6 +66,11 @@ class RecapQuizScene(NarratedScene):
             theme.fit(rows, theme.CONTENT_W, name.get_bottom()[1] - 0.45 - theme.CONTENT_BOTTOM
                       - 0.1)
             rows.next_to(name, DOWN, buff=0.45)
+            # the formula and its name stand mid-frame while alone (in the top half for 3 s
+            # they left the screen's lower half empty) and rise to their place with the rows
+            top = VGroup(f, name)
+            drop = top.get_y() - theme.CONTENT_CENTER[1]
+            top.shift(DOWN * drop)
             b.until("f")
             self.play(theme.reveal(f), run_time=max(0.5, min(1.2, b.time_to("name"))))
             b.until("name")
@@ -74,6 +79,8 @@ class RecapQuizScene(NarratedScene):
             for k, (row, part, mark) in enumerate(zip(rows, STEP_PARTS, STEP_MARKS, strict=True),
                                                   start=1):
                 b.until(mark)
+                if k == 1:
+                    self.play(top.animate.shift(UP * drop), run_time=b.rt(0.04, 0.4))
                 box = self._glow(f.select(part))
                 light = [ReplacementTransform(lit, box) if lit else FadeIn(box)]
                 if k > 1:
