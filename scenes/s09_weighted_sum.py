@@ -184,10 +184,11 @@ class WeightedSumScene(NarratedScene):
                 .move_to([x, feat_y, 0])
                 for f, x in zip(features, P_X, strict=True)
             ])
+            # the values slide to their place as the product columns' heads come in (one
+            # play: the overview's English reaches the first row 0.6 s into the beat)
             widgets.regroup(self, self.values)
             self.play(self.values.animate.shift(LEFT * self.values_dx),
-                      run_time=min(b.rt(0.06, 0.5), max(0.2, b.time_to("ma") / 2)))
-            self.play(FadeIn(times), FadeIn(eqs), FadeIn(p_title), FadeIn(self.p_heads),
+                      FadeIn(times), FadeIn(eqs), FadeIn(p_title), FadeIn(self.p_heads),
                       run_time=min(b.rt(0.08, 0.6), max(0.2, b.time_to("ma"))))
             self.products = VGroup()
             for i, y in enumerate(row_y):
