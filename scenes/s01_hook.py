@@ -59,8 +59,11 @@ class HookScene(NarratedScene):
             lines[0].shift(UP * rise)
             self.play(theme.reveal(lines[0]), run_time=min(b.rt(0.25, 1.6), b.time_to("second")))
             b.until("second")
-            self.play(lines[0].animate.shift(DOWN * rise), theme.reveal(lines[1]),
-                      run_time=b.rt(0.25, 1.6))
+            # the first line makes room before the second is written (moving together, the
+            # second was written over the first for half a second)
+            run = b.rt(0.25, 1.6)
+            self.play(lines[0].animate.shift(DOWN * rise), run_time=min(0.4, run / 3))
+            self.play(theme.reveal(lines[1]), run_time=run - min(0.4, run / 3))
             b.until("blank")
             self.play(Indicate(blank, color=theme.Q_COLOR, scale_factor=1.3),
                       run_time=b.rt(0.1, 0.8))
