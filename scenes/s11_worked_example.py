@@ -122,8 +122,16 @@ class WorkedExampleScene(NarratedScene):
             self.steps = widgets.StepLabel(-theme.FRAME_W / 2 + theme.MARGIN + 0.2,
                                            theme.CONTENT_TOP - 0.25, y_is_top=False)
             b.until("step")
-            self.play(VGroup(self.first, self.q_box, self.keys).animate.shift(-self.first_shift),
-                      run_time=b.rt(0.06, 0.5))
+            # steps one and two fill the columns up to the scaled scores: those stand
+            # mid-frame (at the full table's place the right third stood empty for 20 s)
+            # and move to their place when softmax's columns come (``_softmax``)
+            table = self.table
+            self.mid_dx = -(table[TOKEN].get_left()[0] + self.first_shift[0]
+                            + table[SCALED].get_right()[0]) / 2
+            VGroup(*[table[c] for c in (SCORE, SCALED, EXP, WEIGHT)]).shift(
+                RIGHT * self.mid_dx)  # not on stage yet: placed, not moved
+            self.play(VGroup(self.first, self.q_box, self.keys).animate.shift(
+                RIGHT * self.mid_dx - self.first_shift), run_time=b.rt(0.06, 0.5))
             self.play(FadeIn(self.steps.make(self.s("step1"))), FadeIn(self.table[SCORE][0]),
                       FadeOut(self.keys), run_time=b.rt(0.08, 0.5))
             # one line per word, stacked and kept: the voice reads the results a second or
@@ -183,7 +191,7 @@ class WorkedExampleScene(NarratedScene):
                 b.until("about")
                 self.play(FadeIn(div, shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
             b.until("scaled")
-            self.play(Indicate(self.table[SCORE][1], color=theme.ACCENT, scale_factor=1.05),
+            self.play(*widgets.light(self.table[SCORE][1], theme.ACCENT, 1.05),
                       run_time=min(b.rt(0.06, 0.6), max(0.2, b.time_to("xa"))))
             # each scaled score as the voice reads it
             cells = self.table[SCALED][1]
@@ -198,6 +206,11 @@ class WorkedExampleScene(NarratedScene):
         with self.beat("softmax") as b:
             b.until("exp")
             self.hold_working(self.calc)
+            table = self.table
+            VGroup(table[EXP], table[WEIGHT]).shift(LEFT * self.mid_dx)  # not on stage yet
+            shown = VGroup(self.first, self.q_box, table[SCORE], table[SCALED])
+            widgets.regroup(self, shown)
+            self.play(shown.animate.shift(LEFT * self.mid_dx), run_time=b.rt(0.05, 0.5))
             self.steps.swap(self, self.s("step3"), FadeOut(self.calc),
                             FadeIn(self.table[EXP][0]), run_time=b.rt(0.1, 0.6))
             for i, mark in zip(range(n), ("ea", "eb", "ec"), strict=False):
@@ -228,7 +241,8 @@ class WorkedExampleScene(NarratedScene):
                 self.play(FadeIn(divs[i], shift=0.1 * RIGHT),
                           GrowFromEdge(self.table[WEIGHT][1][i], LEFT), run_time=b.rt(0.08, 0.8))
             b.until("one")
-            self.play(Indicate(self.table[WEIGHT][1], color=theme.SHARE_COLOR, scale_factor=1.05),
+            self.play(*[a for bar in self.table[WEIGHT][1]
+                        for a in widgets.light_bar(bar, theme.SHARE_COLOR)],
                       run_time=b.rt(0.12, 1.0))
             self.show_working(b, divs, "one")  # every weight is said before this mark
             self.calc = divs
