@@ -126,7 +126,7 @@ class WorkedExampleScene(NarratedScene):
             # mid-frame (at the full table's place the right third stood empty for 20 s)
             # and move to their place when softmax's columns come (``_softmax``)
             table = self.table
-            self.mid_dx = -(table[TOKEN].get_left()[0] + self.first_shift[0]
+            self.mid_dx = -(table[TOKEN].get_left()[0] - self.first_shift[0]  # its place
                             + table[SCALED].get_right()[0]) / 2
             VGroup(*[table[c] for c in (SCORE, SCALED, EXP, WEIGHT)]).shift(
                 RIGHT * self.mid_dx)  # not on stage yet: placed, not moved
