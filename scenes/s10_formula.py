@@ -49,12 +49,17 @@ class FormulaScene(NarratedScene):
             self.title_card(b)
             f = theme.attention_formula(size=theme.FORMULA_DISPLAY_SIZE)
             f.move_to(UP * (theme.CONTENT_TOP - 0.05 - f.height / 2))
-            self.play(theme.reveal(f), run_time=b.rt(0.2, 1.5))
             grid_top = f.get_bottom()[1] - 0.35
             name = self._name()
             name.move_to([TEXT_X + name.width / 2, grid_top - name.height / 2, 0])
             step_top = name.get_bottom()[1] - 0.4
+            # alone, the formula stands mid-frame (at its place above, the frame's lower
+            # half stood empty for 3 s); it rises to its place as its name comes
+            drop = f.get_y() - theme.CONTENT_CENTER[1]
+            f.shift(DOWN * drop)
+            self.play(theme.reveal(f), run_time=b.rt(0.2, 1.5))
             b.until("name")
+            self.play(f.animate.shift(UP * drop), run_time=min(0.5, b.rt(0.05, 0.5)))
             self.play(LaggedStart(*[FadeIn(p, shift=0.1 * UP) for p in name], lag_ratio=0.4),
                       run_time=b.rt(0.2, 1.2))
 
