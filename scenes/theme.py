@@ -242,7 +242,9 @@ def place_in_content(m: Mobject, width: float = CONTENT_W, height: float = CONTE
 def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
          qkv: bool = False) -> VGroup:
     """Text broken into lines that fit ``max_width`` (CJK by character, Latin by word),
-    never inside quotes or brackets (“grew up” stays on one line)."""
+    never inside quotes or brackets (“grew up” stays on one line), and where the subtitles'
+    reader rules allow when such a place fits (``narration.breaks``: not 「长大的 / 地方」,
+    "a place / name" or "take / away"; the last place that fits otherwise)."""
     if " " in s:
         sep, parts = " ", s.split(" ")
     elif any(is_cjk(c) for c in s):
@@ -258,19 +260,46 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
             words.append(w)
         depth += sum(w.count(c) for c in "“「（(【[") - sum(w.count(c) for c in "”」）)】]")
         depth = max(depth, 0)
-    lines: list[str] = []
-    cur = ""
+    starts, pos = [], 0  # where each word starts in ``s``
     for w in words:
-        trial = (cur + sep + w) if cur else w
-        if cur and text(trial, size).width > max_width:
-            lines.append(cur)
-            cur = w
-        else:
-            cur = trial
-    if cur:
-        lines.append(cur)
+        starts.append(pos)
+        pos += len(w) + len(sep)
+    zh = any(is_cjk(c) for c in s)
+    lines: list[str] = []
+    i = 0
+    while i < len(words):
+        j = i + 1  # the line is words[i:j]; take as many as fit
+        while j < len(words) and text(sep.join(words[i:j + 1]), size).width <= max_width:
+            j += 1
+        if j < len(words):  # the last fitting place a reader accepts, else a word's end
+            fitting = range(i + 1, j + 1)
+            for ok in (lambda p: _fine_break(s, p, zh), lambda p: _word_end(s, p, zh)):
+                good = [k for k in fitting if ok(starts[k])]
+                if good:
+                    j = good[-1]
+                    break
+        lines.append(sep.join(words[i:j]))
+        i = j
     group = VGroup(*[text(line, size, color, qkv=qkv) for line in lines])
     return group.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
+
+
+def _word_end(s: str, p: int, zh: bool) -> bool:
+    """Whether a line may break before ``s[p]`` at all: between two words (jieba's, in
+    Chinese) and not before a closing mark (「，」 or 」 never starts a line)."""
+    from narration.wordseg import word_boundaries
+
+    return s[p] not in "，。、；：？！,.;:?!」』）)】”’…" and (not zh or p in word_boundaries(s))
+
+
+def _fine_break(s: str, p: int, zh: bool) -> bool:
+    """Whether a reader would accept a line break before ``s[p]`` (the subtitles' rules)."""
+    from narration.breaks import bad_break
+
+    if not _word_end(s, p, zh):
+        return False
+    problem = bad_break(s, p, zh)
+    return problem is None or not problem.counted
 
 
 def label(s: str, max_width: float, size: float = LABEL_SIZE, color: str = FG,
