@@ -103,6 +103,16 @@ def test_stills_from_held_frames_agree_with_decoded_frames(held_render):
         return {f for a, b in spans for f in range(a, b)}
 
     assert len(frames(mine) ^ frames(seen)) <= 0.02 * round(report.times.duration * fps)
+    # A long still can reach the decoded picture in abutting pieces: the encoder refines a
+    # held picture over its P-frames, and the drift can cross the threshold mid-stretch
+    # (the formula standing alone mid-frame for 1 s: (47, 63) decoded as (47, 51), (51, 63)).
+    joined: list[tuple[int, int]] = []
+    for c, d in seen:
+        if joined and joined[-1][1] == c:
+            joined[-1] = (joined[-1][0], d)
+        else:
+            joined.append((c, d))
     for a, b in mine:
         if b - a >= fps:
-            assert any(abs(a - c) <= 2 and abs(b - d) <= 2 for c, d in seen), (a, b, seen)
+            assert any(abs(a - c) <= 2 and abs(b - d) <= 2 for c, d in (*seen, *joined)), (
+                (a, b), seen)
