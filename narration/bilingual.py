@@ -12,8 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from narration.breaks import bad_break
-from narration.subtitles import EN_MAX_CHARS, MIN_DURATION, ZH_MAX_CHARS, line_width
+from narration.breaks import NO_LINE_START, counted_break
+from narration.subtitles import (
+    EN_MAX_CHARS,
+    MIN_DURATION,
+    ZH_MAX_CHARS,
+    cues_by_beat,
+    line_width,
+)
 from narration.types import Cue
 from narration.wordseg import group_depth, word_boundaries
 
@@ -21,7 +27,6 @@ _SENTENCE = frozenset("。.！!？?")
 _CLAUSE = frozenset("；;：:—")
 _COMMA = frozenset("，,、")
 # A line never starts with these (they close what came before) nor ends with an opener.
-_NO_START = frozenset("。，、；：？！.,;:?!」』）)】”’…")
 _OPENERS = frozenset("「『（(【“‘")
 MAX_OTHER_LINES = 2
 BAD_BREAK_COST = 8.0
@@ -43,7 +48,7 @@ def _breaks(text: str, zh: bool) -> dict[int, float]:
         before, at = text[p - 1], text[p]
         if before in ".," and at.isdigit():
             continue  # 0.71, 1,000
-        if at in _NO_START or before in _OPENERS:
+        if at in NO_LINE_START or before in _OPENERS:
             continue  # a piece never starts with 。 or 」, nor a line ends with 「
         if before in _SENTENCE:
             out[p] = 0.0
@@ -56,8 +61,7 @@ def _breaks(text: str, zh: bool) -> dict[int, float]:
         elif zh and p in words and not (before.isascii() and at.isascii()):
             out[p] = 1.5
     for p in out:  # the own tracks' rules: not before a particle, inside a phrase, ...
-        problem = bad_break(text, p, zh)
-        if problem is not None and problem.counted:
+        if counted_break(text, p, zh):
             out[p] += BAD_BREAK_COST
     return out
 
@@ -67,8 +71,7 @@ def _fragment_cost(text: str, p: int, zh: bool, start: int, cost: float) -> floa
     (a word or short clause cut off from its sentence), unless ``cost`` already has it."""
     if cost >= BAD_BREAK_COST:
         return 0.0
-    problem = bad_break(text, p, zh, start)
-    return BAD_BREAK_COST if problem is not None and problem.counted else 0.0
+    return BAD_BREAK_COST if counted_break(text, p, zh, start) else 0.0
 
 
 def split_at_shares(text: str, shares: Sequence[float], zh: bool) -> list[str]:
@@ -165,12 +168,7 @@ def bilingual_cues(own: Sequence[Cue], beats: Sequence[tuple[float, float]],
     language's display text of each beat.
     """
     out: list[Cue] = []
-    k = 0
-    for (offset, speech_end), other in zip(beats, other_texts, strict=True):
-        mine: list[Cue] = []
-        while k < len(own) and own[k].start <= offset + speech_end + 1e-6:
-            mine.append(own[k])
-            k += 1
+    for mine, other in zip(cues_by_beat(own, beats), other_texts, strict=True):
         if not mine:
             continue
         mine = _join_short(mine, own_zh)

@@ -71,6 +71,9 @@ class BadBreak:
 
 # --------------------------------------------------------------------------- shared
 
+NO_LINE_START = frozenset("。，、；：？！.,;:?!」』）)】”’…")
+"""Marks that close what came before: no line starts with one."""
+
 
 _PUNCT_STRENGTH = {**dict.fromkeys("。！？!?．｡…⋯", 3), **dict.fromkeys("；;：:—―", 2),
                    **dict.fromkeys("，,､、", 1)}
@@ -100,6 +103,14 @@ def bad_break(text: str, p: int, zh: bool, start: int = 0,
     elif problem is None and end is None:
         problem = en_relative_fragment(text, p)
     return problem
+
+
+def counted_break(text: str, p: int, zh: bool, start: int = 0,
+                  end: int | None = None) -> BadBreak | None:
+    """:func:`bad_break`'s problem when the report counts it (the one judge the subtitle
+    tracks, the bilingual track and on-screen wrapping share), else None."""
+    problem = bad_break(text, p, zh, start, end)
+    return problem if problem is not None and problem.counted else None
 
 
 @lru_cache(maxsize=4096)

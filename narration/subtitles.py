@@ -74,8 +74,8 @@ from narration.breaks import (
 )
 from narration.types import Cue, WordTiming
 
-__all__ = ["Cue", "build_track", "cues_for_beat", "line_width", "read_srt", "reading_chars",
-           "write_srt"]
+__all__ = ["Cue", "build_track", "cues_by_beat", "cues_for_beat", "line_width", "read_srt",
+           "reading_chars", "write_srt"]
 
 MAX_LINES = 2
 MIN_DURATION = 1.2
@@ -710,3 +710,18 @@ def write_srt(cues: Sequence[Cue], path: Path) -> None:
 def read_srt(path: Path) -> list[Cue]:
     """Read an SRT (or WebVTT) file into cues."""
     return subtitle_files.read(Path(path))
+
+
+def cues_by_beat(cues: Sequence[Cue], beats: Sequence[tuple[float, float]]
+                 ) -> list[list[Cue]]:
+    """``cues`` (in time order) grouped by the beat they start in; ``beats`` are (offset,
+    speech end) in time order."""
+    out: list[list[Cue]] = []
+    k = 0
+    for offset, speech_end in beats:
+        mine: list[Cue] = []
+        while k < len(cues) and cues[k].start <= offset + speech_end + 1e-6:
+            mine.append(cues[k])
+            k += 1
+        out.append(mine)
+    return out

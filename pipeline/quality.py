@@ -16,13 +16,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from common.stills import THRESHOLD, StillSpans, luma
-from narration.breaks import bad_break
+from narration.breaks import counted_break
 from narration.style import MIN_LABEL_PX
 from narration.subtitles import (
     MAX_DURATION,
     MIN_DURATION,
     ZH_DROP,
     Cue,
+    cues_by_beat,
     reading_chars,
 )
 from narration.timeline import SmallestText, still_while_speaking
@@ -80,8 +81,8 @@ def break_problem(text: str, p: int, zh: bool, start: int = 0,
     """Why a break before ``text[p]`` is bad, or None (``narration.breaks``: the rules the
     line breaker follows); ``start``: where the line before it starts, ``end``: where the
     line after it ends."""
-    problem = bad_break(text, p, zh, start, end)
-    return str(problem) if problem is not None and problem.counted else None
+    problem = counted_break(text, p, zh, start, end)
+    return str(problem) if problem else None
 
 
 def cue_report(cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, float]],
@@ -100,12 +101,9 @@ def cue_report(cues: Sequence[Cue], beats: Sequence[tuple[str, object, float, fl
         if d < MIN_DURATION - 1e-3 or d > MAX_DURATION + 1e-3:
             durations.append(f"{c.start:.2f} s: {d:.2f} s: {' / '.join(c.lines)}")
     bad = []
-    k = 0
-    for text, _words, offset, speech_end in beats:
-        mine: list[tuple[str, bool]] = []
-        while k < len(cues) and cues[k].start <= offset + speech_end + 1e-6:
-            mine.extend((line, n == 0) for n, line in enumerate(cues[k].lines))
-            k += 1
+    for (text, _words, offset, _end), beat_cues in zip(
+            beats, cues_by_beat(cues, [(b[2], b[3]) for b in beats]), strict=True):
+        mine = [(line, n == 0) for c in beat_cues for n, line in enumerate(c.lines)]
         for p, start, end in _break_positions(text, mine, lang == "zh"):
             problem = break_problem(text, p, lang == "zh", start, end)
             if problem:
@@ -300,12 +298,8 @@ def bilingual_report(cues: Sequence[Cue], own_zh: bool,
     short = [f"{c.start:.2f} s: {c.end - c.start:.2f} s: {' / '.join(c.lines)}" for c in cues
              if c.end - c.start < MIN_DURATION - 1e-3]  # as the own track: whole ms
     bad = []
-    k = 0
-    for own_text, other_text, offset, speech_end in beats:
-        mine = []
-        while k < len(cues) and cues[k].start <= offset + speech_end + 1e-6:
-            mine.append(cues[k])
-            k += 1
+    for (own_text, other_text, offset, _end), mine in zip(
+            beats, cues_by_beat(cues, [(b[2], b[3]) for b in beats]), strict=True):
         for text, zh, lines in (
                 (own_text, own_zh, [(c.lines[0], True) for c in mine if c.lines]),
                 (other_text, not own_zh, [(line, n == 0) for c in mine

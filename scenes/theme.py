@@ -26,6 +26,8 @@ from manim import (
 
 from common.text import is_cjk
 from narration import style
+from narration.breaks import NO_LINE_START, counted_break
+from narration.wordseg import word_boundaries
 from scenes import legibility
 
 # Fonts: a bundled Noto Sans CJK so Chinese never renders as boxes, whatever the system has.
@@ -287,19 +289,12 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
 def _word_end(s: str, p: int, zh: bool) -> bool:
     """Whether a line may break before ``s[p]`` at all: between two words (jieba's, in
     Chinese) and not before a closing mark (「，」 or 」 never starts a line)."""
-    from narration.wordseg import word_boundaries
-
-    return s[p] not in "，。、；：？！,.;:?!」』）)】”’…" and (not zh or p in word_boundaries(s))
+    return s[p] not in NO_LINE_START and (not zh or p in word_boundaries(s))
 
 
 def _fine_break(s: str, p: int, zh: bool) -> bool:
     """Whether a reader would accept a line break before ``s[p]`` (the subtitles' rules)."""
-    from narration.breaks import bad_break
-
-    if not _word_end(s, p, zh):
-        return False
-    problem = bad_break(s, p, zh)
-    return problem is None or not problem.counted
+    return _word_end(s, p, zh) and counted_break(s, p, zh) is None
 
 
 def label(s: str, max_width: float, size: float = LABEL_SIZE, color: str = FG,
