@@ -159,8 +159,7 @@ BAD = [
         "blank-five-words",
         lambda t: sub(FILL_V, "V_others = [[0, 1, 0], [0, 0, 1], [0, 0, 0], [1, 0, 0]]")(
             sub(FILL_K, "K_others = [[1, 0, 0], [0, 0, 1], [-2, -1, 0], [0, 1, 0]]")(
-                sub('zh = ["法国", "北京", "长大", "我"], '
-                    'en = ["France", "Beijing", "grew up", "I"]',
+                sub('zh = ["法国", "北京", "长大", "我"], en = ["France", "Beijing", "grew up", "I"]',
                     'zh = ["法国", "北京", "长大", "我", "在"], '
                     'en = ["France", "Beijing", "grew up", "I", "in"]')(t))),
         "fill_blank.tokens.zh",
