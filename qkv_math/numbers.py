@@ -267,11 +267,9 @@ class _Reader:
 
     # -- texts -----------------------------------------------------------------------
     def texts(self, value: object, key: str, columns: int | None = None,
-              shown: str = "on screen",
-              count: tuple[int, bool, str] | None = None) -> dict[str, tuple[str, ...]]:
+              shown: str = "on screen") -> dict[str, tuple[str, ...]]:
         """A table of languages, each a list of non-empty strings of one common length, each
-        at most ``columns`` wide (see :func:`common.text.columns`) when given; ``count`` (n,
-        exact, who) asks for exactly n entries (at least n when not exact), needed by who."""
+        at most ``columns`` wide (see :func:`common.text.columns`) when given."""
         langs = ", ".join(f'{lang} = ["…"]' for lang in LANGUAGES)
         if not isinstance(value, dict):
             self.fail(
@@ -308,12 +306,6 @@ class _Reader:
                     f"{key}.{lang}",
                     f"has {_plural(len(items), 'entry')} but {key}.{first} has {len(out[first])}",
                 )
-        if count is not None:
-            n, exact, who = count
-            have = len(out[first])
-            if have < n or (exact and have != n):
-                self.fail(f"{key}.{first}", f"has {_plural(have, 'entry')}; {who} needs "
-                          f"{'exactly' if exact else 'at least'} {n}")
         return out
 
     def rows_match(self, a: np.ndarray, key: str, n: int, what: str) -> None:
@@ -333,20 +325,13 @@ def _are(n: int, what: str) -> str:
 # crossing the frame edge or the subtitle band, measured by rendering every scene with longer
 # and longer words (bench/fit_words.py). Longer ones are refused before any voice is made.
 WORD_COLUMNS = 12  # the example words: 6 Chinese characters or 12 letters
-# How many entries the scripts name one by one (a score per word, a product per feature):
-# with another count the voice would skip or miss what the screen shows.
-WORKED_TOKENS = 3
-BLANK_TOKENS = 4
-BLANK_FEATURES = 3
 FEATURE_COLUMNS = 16  # the names of the features of keys and values
 
 
 def _worked_example(r: _Reader, data: Mapping[str, Any]) -> WorkedExample:
     t = r.table(data, "worked_example")
     tokens = r.texts(t["tokens"], "worked_example.tokens", WORD_COLUMNS,
-                     "the worked example's table and grid",
-                     count=(WORKED_TOKENS, True,
-                            "the worked example's narration (a score for each word)"))
+                     "the worked example's table and grid")
     n = len(tokens[LANGUAGES[0]])
     Q = r.matrix(t["Q"], "worked_example.Q")
     K = r.matrix(t["K"], "worked_example.K")
@@ -407,15 +392,11 @@ def _exp_shown(r: _Reader, key: str | Callable[[int], str], scores: np.ndarray,
 def _fill_blank(r: _Reader, data: Mapping[str, Any], pj: Projections) -> FillBlank:
     t = r.table(data, "fill_blank")
     tokens = r.texts(t["tokens"], "fill_blank.tokens", WORD_COLUMNS,
-                     "the sentence, the tables and the charts",
-                     count=(BLANK_TOKENS, True, "the narration (it names each word)"))
+                     "the sentence, the tables and the charts")
     features = r.texts(t["features"], "fill_blank.features", FEATURE_COLUMNS,
-                       "the feature columns and tags",
-                       count=(BLANK_FEATURES, True,
-                              "the narration (it reads q and k entry by entry)"))
+                       "the feature columns and tags")
     value_features = r.texts(t["value_features"], "fill_blank.value_features",
-                             FEATURE_COLUMNS, "the value columns and chips",
-                             count=(2, False, "the narration (it names the first two)"))
+                             FEATURE_COLUMNS, "the value columns and chips")
     n = len(tokens[LANGUAGES[0]])
     m = len(features[LANGUAGES[0]])
     p = len(value_features[LANGUAGES[0]])

@@ -141,38 +141,8 @@ BAD = [
             'zh = ["猫", "追", "球"], en = ["cat", "chases", "ball"]',
             'zh = ["猫", "追"], en = ["cat", "chases"]',
         ),
-        "worked_example.tokens.zh",
+        "worked_example.Q",
     ),
-    # the scripts walk through the words and features one by one: another count (each
-    # table consistent) would leave the voice skipping or missing what the screen shows
-    (
-        "worked-four-words",
-        lambda t: sub("V = [[1, 2], [3, 0], [0, 1]]", "V = [[1, 2], [3, 0], [0, 1], [1, 1]]")(
-            sub("K = [[0, 1], [1, 0], [1, 2]]", "K = [[0, 1], [1, 0], [1, 2], [1, 1]]")(
-                sub("\nQ = [[1, 0], [0, 1], [1, 1]]", "\nQ = [[1, 0], [0, 1], [1, 1], [2, 0]]")(
-                    sub('zh = ["猫", "追", "球"], en = ["cat", "chases", "ball"]',
-                        'zh = ["猫", "追", "球", "狗"], en = ["cat", "chases", "ball", "dog"]'
-                        )(t)))),
-        "worked_example.tokens.zh",
-    ),
-    (
-        "blank-five-words",
-        lambda t: sub(FILL_V, "V_others = [[0, 1, 0], [0, 0, 1], [0, 0, 0], [1, 0, 0]]")(
-            sub(FILL_K, "K_others = [[1, 0, 0], [0, 0, 1], [-2, -1, 0], [0, 1, 0]]")(
-                sub('zh = ["法国", "北京", "长大", "我"], en = ["France", "Beijing", "grew up", "I"]',
-                    'zh = ["法国", "北京", "长大", "我", "在"], '
-                    'en = ["France", "Beijing", "grew up", "I", "in"]')(t))),
-        "fill_blank.tokens.zh",
-    ),
-    ("blank-two-features",
-     sub('features = { zh = ["地名", "我长大的地方", "动作"], en = ["a place name", '
-         '"where I grew up", "an action"] }',
-         'features = { zh = ["地名", "动作"], en = ["a place name", "an action"] }'),
-     "fill_blank.features.zh"),
-    ("blank-one-value-feature",
-     sub('value_features = { zh = ["法语", "汉语", "成长"], en = ["French", "Chinese", '
-         '"growing up"] }', 'value_features = { zh = ["法语"], en = ["French"] }'),
-     "fill_blank.value_features.zh"),
     (
         "language-lengths",
         sub('en = ["cat", "chases", "ball"]', 'en = ["cat", "chases"]'),
