@@ -2,9 +2,10 @@
 
 Some on-screen text is written for the example's words: the hook's fill-in-the-blank
 sentence must contain every token of ``fill_blank``, and the party has one guest, with a
-badge written in the script, per token. A numbers file whose words differ is refused up
-front, naming the numbers key and the script line to edit, instead of failing deep inside
-a render.
+badge written in the script, per token. A script that reads a list entry by entry (every
+word's score, every product of q and k) must read all of it: with more entries the voice
+would skip what the screen shows. A numbers file whose words differ is refused up front,
+naming the numbers key and the script to edit, instead of failing deep inside a render.
 """
 
 from __future__ import annotations
@@ -14,6 +15,30 @@ from pathlib import Path
 
 from narration.scripts import SceneScript
 from qkv_math.numbers import Numbers, NumbersError
+
+# Placeholders that read one entry of a list each, and the numbers key that sets its length.
+ENUMERATED = {
+    "worked_example.tokens": r"we\.(?:score|scaled|exp|weight)\.(\d+)",
+    "fill_blank.tokens": r"fb\.(?:score|exp|weight|weight_scaled)\.(\d+)",
+    "fill_blank.features": r"fb\.(?:query|k\.0)\.(\d+)",
+}
+
+
+def _count(numbers: Numbers, key: str, lang: str) -> int:
+    section, name = key.split(".")
+    return len(getattr(getattr(numbers, section), name)[lang])
+
+
+def _check_enumerations(numbers_path: Path, numbers: Numbers, script: SceneScript) -> None:
+    raw = script.source.read_text("utf-8")
+    for key, pattern in ENUMERATED.items():
+        read = {int(i) for i in re.findall(r"\{" + pattern, raw)}
+        have = _count(numbers, key, script.lang)
+        if read and max(read) + 1 != have:
+            raise NumbersError(numbers_path, f"{key}.{script.lang}", (
+                f"{have} entries, but {script.source} reads {max(read) + 1} of them one by "
+                f"one; the voice would skip or miss some: give it {max(read) + 1} or "
+                f"rewrite that script"))
 
 
 def check_fit(numbers_path: Path, numbers: Numbers,
@@ -38,3 +63,4 @@ def check_fit(numbers_path: Path, numbers: Numbers,
                     raise NumbersError(numbers_path, key, (
                         f"{len(tokens)} words, but the party in {script.source} has "
                         f"{badges} guests (screen.badge_0 ...); give it one badge per word"))
+            _check_enumerations(numbers_path, numbers, script)

@@ -171,6 +171,36 @@ def test_valid_numbers_the_scenes_cannot_show_are_refused_up_front(tmp_path, pre
     assert ok.returncode == 0, ok.stderr
 
 
+FOUR_WORKED = [
+    ('zh = ["猫", "追", "球"], en = ["cat", "chases", "ball"]',
+     'zh = ["猫", "追", "球", "狗"], en = ["cat", "chases", "ball", "dog"]'),
+    ("Q = [[1, 0], [0, 1], [1, 1]]", "Q = [[1, 0], [0, 1], [1, 1], [2, 0]]"),
+    ("K = [[0, 1], [1, 0], [1, 2]]", "K = [[0, 1], [1, 0], [1, 2], [0, 2]]"),
+    ("V = [[1, 2], [3, 0], [0, 1]]", "V = [[1, 2], [3, 0], [0, 1], [1, 1]]"),
+]
+
+
+def test_a_script_reading_fewer_entries_than_the_numbers_give_is_refused(tmp_path):
+    """Four worked-example words: the worked example's narration scores three, one by one
+    (it would show and say three scores of four). Refused up front naming its script; the
+    formula scene, whose grid shows every word, plans from the same file."""
+    text = DEFAULT_NUMBERS.read_text("utf-8")
+    for old, new in FOUR_WORKED:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    numbers = tmp_path / "four.toml"
+    numbers.write_text(text, "utf-8")
+    common = ("--numbers", str(numbers), "--lang", "all", "--plan", "--tts", "espeak",
+              "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"))
+    p = run(*common, "--scenes", "worked_example")
+    assert p.returncode == 2
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, p.stderr
+    assert re.search(r"worked_example\.tokens\.(zh|en): 4 entries, but \S+/\1/"
+                     r"worked_example\.toml reads 3 ", lines[0]), lines[0]
+    ok = run(*common, "--scenes", "formula")
+    assert ok.returncode == 0, ok.stderr
+
 def test_missing_numbers_file(tmp_path, previous_output):
     p = run("--numbers", str(tmp_path / "nope.toml"), "--out", str(previous_output))
     assert p.returncode == 2
