@@ -16,30 +16,24 @@ from pathlib import Path
 from narration.scripts import SceneScript
 from qkv_math.numbers import Numbers, NumbersError
 
-# Placeholders that read one entry of a list each, and the numbers key that sets its length.
+# Facts that are one entry of a list each, and the numbers key that sets the list's length.
 ENUMERATED = {
-    "worked_example.tokens": r"we\.(?:score|scaled|exp|weight)\.(\d+)",
-    "fill_blank.tokens": r"fb\.(?:score|exp|weight|weight_scaled)\.(\d+)",
-    "fill_blank.features": r"fb\.(?:query|k\.0)\.(\d+)",
+    "worked_example.tokens": re.compile(r"we\.(?:score|scaled|exp|weight)\.(\d+)"),
+    "fill_blank.tokens": re.compile(r"fb\.(?:score|exp|weight|weight_scaled)\.(\d+)"),
+    "fill_blank.features": re.compile(r"fb\.(?:query|k\.0)\.(\d+)"),
 }
 
 
-def _count(numbers: Numbers, key: str, lang: str) -> int:
-    section, name = key.split(".")
-    return len(getattr(getattr(numbers, section), name)[lang])
-
-
 def _check_enumerations(numbers_path: Path, numbers: Numbers, script: SceneScript) -> None:
-    raw = script.source.read_text("utf-8")
-    for key, pattern in ENUMERATED.items():
-        read = {int(i) for i in re.findall(r"\{" + pattern, raw)}
-        have = _count(numbers, key, script.lang)
+    for key, entry in ENUMERATED.items():
+        read = [int(m[1]) for name in script.reads if (m := entry.fullmatch(name))]
+        section, name = key.split(".")
+        have = len(getattr(getattr(numbers, section), name)[script.lang])
         if read and max(read) + 1 != have:
             raise NumbersError(numbers_path, f"{key}.{script.lang}", (
                 f"{have} entries, but {script.source} reads {max(read) + 1} of them one by "
                 f"one; the voice would skip or miss some: give it {max(read) + 1} or "
                 f"rewrite that script"))
-
 
 def check_fit(numbers_path: Path, numbers: Numbers,
               scripts: dict[str, list[SceneScript]]) -> None:

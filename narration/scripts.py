@@ -25,7 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from narration.numfmt import LANGS
-from narration.placeholders import FactValue, PlaceholderError, Resolved, mark_names, resolve
+from narration.placeholders import (
+    FactValue,
+    PlaceholderError,
+    Resolved,
+    mark_names,
+    placeholder_names,
+    resolve,
+)
 
 SCRIPTS_DIR = Path(__file__).resolve().parent / "scripts"
 
@@ -52,6 +59,7 @@ class SceneScript:
     title: str
     screen: Mapping[str, str | tuple[str, ...]]
     beats: tuple[Beat, ...]
+    reads: frozenset[str] = frozenset()  # the facts its placeholders name (we.score.0, ...)
 
     def s(self, key: str) -> str:
         """An on-screen string (KeyError names the scene and key)."""
@@ -160,12 +168,17 @@ def load_script(
             )
         else:
             raise ScriptError(path, f"screen.{key}", "must be a string or a list of strings")
+    raw_beats = _raw_beats(path, data)
     beats = tuple(
         Beat(bid, _resolve(path, f"beat.{bid}.text", text, facts, lang, marks=True))
-        for bid, text in _raw_beats(path, data)
+        for bid, text in raw_beats
     )
     title_text = _resolve(path, "title", title.strip(), facts, lang).display
-    return SceneScript(scene_id, lang, path, title_text, screen, beats)
+    templates = [title, *(text for _, text in raw_beats)]
+    for value in screen_raw.values():
+        templates += [value] if isinstance(value, str) else value
+    reads = frozenset(name for t in templates for name in placeholder_names(t))
+    return SceneScript(scene_id, lang, path, title_text, screen, beats, reads)
 
 
 def check_parity(scene_ids: Iterable[str], root: Path = SCRIPTS_DIR) -> None:

@@ -201,6 +201,7 @@ def test_a_script_reading_fewer_entries_than_the_numbers_give_is_refused(tmp_pat
     ok = run(*common, "--scenes", "formula")
     assert ok.returncode == 0, ok.stderr
 
+
 def test_missing_numbers_file(tmp_path, previous_output):
     p = run("--numbers", str(tmp_path / "nope.toml"), "--out", str(previous_output))
     assert p.returncode == 2
