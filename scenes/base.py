@@ -166,7 +166,8 @@ class NarratedScene(Scene):
         super().play(*args, **kwargs)
         after = overlap.shown_texts(self.mobjects)
         found = (overlap.overprints(before, after, overlap.halves(args))
-                 + overlap.morphs(args) + overlap.collisions(self.mobjects, after))
+                 + overlap.morphs(args) + overlap.collisions(self.mobjects, after)
+                 + overlap.crowding(self.mobjects, after))
         for what in found:
             if what not in self._overlaps_seen:
                 self._overlaps_seen.add(what)

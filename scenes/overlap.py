@@ -24,12 +24,16 @@ from dataclasses import dataclass
 import numpy as np
 from manim import Mobject, VMobject
 
-__all__ = ["Shown", "collisions", "halves", "morphs", "overprints", "shown_texts"]
+__all__ = ["Shown", "behind", "collisions", "crowding", "halves", "morphs", "overprints",
+           "shown_texts"]
 
 SHARE = 0.2  # of the smaller box's area: less is a touch, not an overlap
 MIN_FILL = 0.5  # a shape filled at least this much hides what is under it
 COVERED = 0.75  # a text this much on a shape sits on it (a label on a chip a little smaller)
 _VISIBLE = 0.05
+# Closer than this (scene units; 1080 px / 8 units: about 4 px at 1080p) a text touches its
+# neighbour or a box's edge: legible at 1080p, one blur on a phone
+TIGHT = 0.03
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,83 @@ def collisions(mobjects: Sequence[Mobject], texts: Sequence[Shown] | None = None
             if covered > SHARE or any(_shared(g, shape) > SHARE * _area(g)
                                       for g in t.glyph_boxes):
                 found.append(f"{t.text!r} crosses the edge of a filled shape")
+    return found
+
+
+def behind(m: Mobject) -> Mobject:
+    """Mark ``m`` as drawn behind an opaque shape (a stack's shadow copies): its edges are
+    hidden where a text could meet them, so :func:`crowding` does not look at it."""
+    m.behind = True
+    return m
+
+
+def _boxes(mobjects: Iterable[Mobject]) -> list[tuple[tuple[float, float, float, float], bool]]:
+    """Boxes drawn around or behind things (cards, highlight frames, chips): each box and
+    whether it is filled (an outline can cross a text; a filled box hides what it covers,
+    which :func:`collisions` judges)."""
+    from manim import Rectangle
+
+    out = []
+    for top in mobjects:
+        for m in top.get_family():
+            if not isinstance(m, Rectangle) or getattr(m, "behind", False):
+                continue
+            fill = m.get_fill_opacity()
+            drawn = fill >= _VISIBLE or (m.get_stroke_width() > 0
+                                         and m.get_stroke_opacity() >= _VISIBLE)
+            # a tint (a cell's share shaded in) lies under its text, legible: not a box
+            if (drawn and not _VISIBLE <= fill < MIN_FILL and m.has_points()
+                    and m.width > 0 and m.height > 0):
+                out.append((points_box([m]), fill >= MIN_FILL))
+    return out
+
+
+def _phrase(a, b) -> bool:
+    """Two texts side by side on one line, of one size: a phrase set word by word (each
+    word can be lit), which reads as one line however close its words are."""
+    return (abs(a[1] - b[1]) < 0.05 and abs(a[3] - b[3]) < 0.05
+            and max(a[1], b[1]) < min(a[3], b[3]))
+
+
+def _gap(a, b) -> float:
+    """Distance between two boxes (0 when they meet or overlap)."""
+    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
+    return float(np.hypot(dx, dy))
+
+
+def crowding(mobjects: Sequence[Mobject], texts: Sequence[Shown] | None = None,
+             tight: float = TIGHT) -> list[str]:
+    """Texts closer than ``tight`` to another text, and texts within ``tight`` of a box's
+    edge (inside it or beside it) or across a drawn box's edge, in one state of the stage.
+    What :func:`collisions` already counts as an overlap is not repeated."""
+    texts = shown_texts(mobjects) if texts is None else texts
+    found = []
+    for i, a in enumerate(texts):
+        for b in texts[i + 1:]:
+            if a.glyphs & b.glyphs or _overlap(a.box, b.box) or _highlight(a, b):
+                continue
+            if (_gap(a.box, b.box) < tight and _shared(a.box, b.box) == 0
+                    and not _phrase(a.box, b.box)):
+                found.append(f"{a.text!r} touches {b.text!r}")
+    for box, filled in _boxes(mobjects):
+        for t in texts:
+            if filled and _badge(t.box, box):
+                continue
+            # glyph by glyph: a frame drawn around one word of a sentence is clear of it
+            for g in t.glyph_boxes or (t.box,):
+                if _inside(g, box, 0.0):
+                    margin = min(g[0] - box[0], box[2] - g[2], g[1] - box[1], box[3] - g[3])
+                    if margin < tight:
+                        found.append(f"{t.text!r} touches the edge of its box")
+                        break
+                elif _shared(g, box) > 0:
+                    if not filled:
+                        found.append(f"{t.text!r} crosses the edge of a box")
+                        break
+                elif _gap(g, box) < tight:
+                    found.append(f"{t.text!r} touches the edge of a box")
+                    break
     return found
 
 

@@ -27,7 +27,7 @@ from scenes.base import NarratedScene
 BOX_Y = theme.CONTENT_TOP - 0.5
 CARD_W = 9.6
 CARD_H = 1.1
-ROWS_Y = (0.96, -0.35, -1.65)
+ROWS_Y = (0.8, -0.55, -1.9)  # the heads above the first card clear of it and the box
 RANKS = "①②③④"
 PAGE_H = 3.3  # room for tags that take two lines
 PAGES_Y = BOX_Y - 0.8 - PAGE_H / 2
@@ -71,7 +71,7 @@ class SearchEngineScene(NarratedScene):
             for card, y in zip(cards, ROWS_Y, strict=True):
                 card.move_to(UP * y)
             k_head = widgets.role_tag("K", self.s("k_tag"), theme.K_COLOR)
-            k_head.align_to(cards[0].tags, LEFT).set_y(ROWS_Y[0] + CARD_H / 2 + 0.32)
+            k_head.align_to(cards[0].tags, LEFT).next_to(cards[0], UP, buff=0.14, coor_mask=UP)
             v_head = widgets.role_tag("V", self.s("v_tag"), theme.V_COLOR)
             v_head.align_to(cards[0].body, LEFT).set_y(k_head.get_y())
             self.target("vhead", v_head)  # "the value, V"

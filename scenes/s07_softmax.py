@@ -130,16 +130,24 @@ class SoftmaxScene(NarratedScene):
             self.score_col = self._column(self.s("score"), [self.num(s) for s in self.scores],
                                           self.x_score, theme.FG)
             score_col = self.score_col
+            # the words, their scores and the empty share slots stand mid-frame, not in the
+            # left third; ``_naive`` moves them back to make room for its columns
+            x_slots = max(X_SCORE + 1.3, score_col.get_right()[0] + COL_GAP)
+            right = (x_slots + self.bar_len / n + 0.35
+                     + theme.text(self.pct(1.0), theme.SMALL_SIZE).width)
+            self.intro_dx = -(self.names.get_left()[0] + right) / 2
+            self.intro_table = VGroup(self.names, word_head, score_col)
+            self.intro_table.shift(RIGHT * self.intro_dx)
+            self.offset = self.intro_dx  # how far the table stands from its columns' places
             self._reveal(b, "s", [
                 lambda i: [FadeIn(self.names[i]), FadeIn(score_col[1][i], shift=0.15 * RIGHT)]
                 + ([FadeIn(word_head), FadeIn(score_col[0])] if i == 0 else [])
                 for _ in range(n)])
             b.until("goal")
             self.cap = self._caption(self.s("goal"), theme.ACCENT)
-            x_slots = max(X_SCORE + 1.3, self.score_col.get_right()[0] + COL_GAP)
             self.slots = VGroup(*[
                 Rectangle(width=self.bar_len / n, height=0.34).set_stroke(theme.MUTED, 2)
-                .move_to(RIGHT * (x_slots + self.bar_len / (2 * n)) + UP * y)
+                .move_to(RIGHT * (x_slots + self.intro_dx + self.bar_len / (2 * n)) + UP * y)
                 for y in y_rows])
             self.play(theme.reveal(self.cap), run_time=b.rt(0.12, 1.0))
             self.play(Create(self.slots), run_time=b.rt(0.08, 0.8))
@@ -152,13 +160,17 @@ class SoftmaxScene(NarratedScene):
     def _naive(self) -> None:
         fb, d = self.numbers.fill_blank, self.derived
         with self.beat("naive") as b:
+            widgets.regroup(self, self.intro_table)
+            self.play(self.intro_table.animate.shift(LEFT * self.intro_dx),
+                      FadeOut(VGroup(self.slots, self.brace, self.whole)),
+                      run_time=min(0.6, max(0.2, b.time_to("plus"))))
+            self.offset = 0.0
             b.until("plus")
             self.plus_col = self._column(self.s("plus"),
                                          [self.num(s + fb.shift) for s in self.scores],
                                          self.x_plus, theme.ACCENT, theme.ACCENT)
             self.cap = widgets.fade_through(
                 self, self.cap, self._caption(self.s("naive"), theme.ACCENT),
-                with_new=[FadeOut(VGroup(self.slots, self.brace, self.whole))],
                 run_time=b.rt(0.06, 0.6))
             self._copy_into(self.score_col[1], self.plus_col, b.rt(0.1, 1.0))
             self.naive_bars = self._bar_col(self.s("share"), d.fill_shifted, self.x_naive_bars,
@@ -208,10 +220,10 @@ class SoftmaxScene(NarratedScene):
             # mid-frame, not in the left 40 % with the right empty for 18 s; ``_divide``
             # moves them back to make room for the bars
             right = self.x_exp + self.exp_width / 2 + 1.1
-            self.table_dx = -(self.names.get_left()[0] + right) / 2
+            self.table_dx = -(self.names.get_left()[0] - self.offset + right) / 2
             self.table = VGroup(self.names, self.word_head, self.score_col)
             widgets.regroup(self, self.table)
-            self.play(self.table.animate.shift(RIGHT * self.table_dx),
+            self.play(self.table.animate.shift(RIGHT * (self.table_dx - self.offset)),
                       run_time=min(b.rt(0.05, 0.6), max(0.2, b.time_to("exp"))))
             b.until("exp")
             self.exp_col = exp_col = self._column(

@@ -170,7 +170,8 @@ class FormulaScene(NarratedScene):
     # -- pieces ---------------------------------------------------------------------------------
     def _name(self) -> VGroup:
         """The formula's name, one piece per word so each can be lit when it is explained."""
-        gap = 0.03 if self.lang == "zh" else 0.2
+        # Chinese words close (no spaces between them) but clear of the box that lights one
+        gap = 0.18 if self.lang == "zh" else 0.2
         parts = VGroup(*[theme.row_text(p, theme.EMPH_SIZE, theme.FG)
                          for p in self.items("name")])
         parts.arrange(RIGHT, buff=gap)

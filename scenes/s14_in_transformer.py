@@ -30,7 +30,7 @@ from manim import (
 )
 
 from qkv_math.numbers import WorkedExample
-from scenes import theme, widgets
+from scenes import overlap, theme, widgets
 from scenes.base import BeatClock, NarratedScene
 
 BLOCK_W, BLOCK_TOP, BLOCK_BOTTOM = 2.9, 2.4, -1.0
@@ -293,7 +293,7 @@ class InTransformerScene(NarratedScene):
         for k in (2, 1):
             s = theme.panel(box[0].width, box[0].height, theme.MUTED)
             s.set_fill(opacity=0.45)  # only their edges show behind the box (its name is on it)
-            out.add(s.move_to(box[0]).shift((LEFT + UP) * 0.1 * k))
+            out.add(overlap.behind(s.move_to(box[0]).shift((LEFT + UP) * 0.1 * k)))
         return out
 
     def _tokens(self, words: list[str], caption: str, x: float) -> VGroup:

@@ -346,7 +346,7 @@ _FORMULA_PX: float | None = None  # a formula's px at 1080p per unit of font siz
 
 ATTENTION_EXPR = (
     '"Attention"({{ Q : q1 }}, {{ K : k1 }}, {{ V : v1 }}) = {{ "softmax" : sm }} '
-    "( {{ {{ Q : q }} {{ K^T : k }} : qk }} / {{ sqrt(d) : sd }} ) "
+    "( thin {{ {{ Q : q }} {{ K^T : k }} : qk }} / {{ sqrt(d) : sd }} thin ) "
     "{{ dot : dot }} {{ V : v }}"
 )
 """softmax(QKᵀ/√d)·V with labelled parts: q1 k1 v1 (arguments), sm, qk (q, k), sd, dot, v."""

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Rectangle, ReplacementTransform, Transform
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    Rectangle,
+    ReplacementTransform,
+    Transform,
+    VGroup,
+)
 
 from scenes import overlap, theme
 from tests.scenes.test_layout_check import _first_beat_does
@@ -102,3 +113,42 @@ def test_a_badge_on_its_disc_and_an_out_then_in_swap_are_not_counted() -> None:
     before = overlap.shown_texts([old])
     assert overlap.overprints(before, overlap.shown_texts([new]), overlap.halves(anims)) == []
     assert overlap.overprints(before, overlap.shown_texts([new])) == ["'×1' fades out under '×2'"]
+
+
+def test_labels_a_few_pixels_apart_touch_and_a_clear_gap_does_not() -> None:
+    """Stop 39's review: '16.1' sat on the labels under it, a 52% box cut the 95% bar, the
+    'body text' head sat on its card's edge: legible at 1080p, one blur on a phone."""
+    a, b = _label("16.1"), _label("256")
+    b.next_to(a, DOWN, buff=0.01)  # about 1 px at 1080p
+    assert overlap.collisions([a, b]) == []  # not an overlap ...
+    assert overlap.crowding([a, b]) == ["'16.1' touches '256'"]  # ... but touching
+    b.next_to(a, DOWN, buff=0.1)
+    assert overlap.crowding([a, b]) == []
+
+
+def test_a_label_on_or_across_a_box_edge_touches_it_and_a_framed_label_does_not() -> None:
+    from manim import SurroundingRectangle
+
+    head = _label("body text")
+    card = Rectangle(width=4, height=1).next_to(head, DOWN, buff=0.01)
+    assert overlap.crowding([card, head]) == ["'body text' touches the edge of a box"]
+    card.next_to(head, DOWN, buff=0.15)
+    assert overlap.crowding([card, head]) == []
+    tight = SurroundingRectangle(head, buff=0.005)
+    assert overlap.crowding([tight, head]) == ["'body text' touches the edge of its box"]
+    across = Rectangle(width=1, height=1).move_to(head.get_right())
+    assert overlap.crowding([across, head]) == ["'body text' crosses the edge of a box"]
+    assert overlap.crowding([SurroundingRectangle(head, buff=0.1), head]) == []
+
+
+def test_words_of_one_phrase_a_tinted_cell_and_a_shadow_are_not_crowding() -> None:
+    words = VGroup(*[theme.text(w, theme.EMPH_SIZE) for w in ("缩放", "点积", "注意力")])
+    words.arrange(RIGHT, buff=0.02)  # Chinese: one line, set word by word
+    assert overlap.crowding([words]) == []
+    cell = _label("0.29")
+    tint = Rectangle(width=0.3, height=0.5).set_fill(theme.V_COLOR, 0.35).set_stroke(width=0)
+    tint.move_to(cell.get_left())  # a share shaded in under its number
+    assert overlap.crowding([tint, cell]) == []
+    shadow = Rectangle(width=0.4, height=1).move_to(cell.get_right())
+    assert overlap.crowding([shadow, cell]) != []
+    assert overlap.crowding([overlap.behind(shadow), cell]) == []
