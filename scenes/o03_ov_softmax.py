@@ -9,11 +9,14 @@ amplified rows as the scaling scene and the page's lab.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from manim import (
     DOWN,
     LEFT,
     RIGHT,
     UP,
+    Animation,
     FadeIn,
     FadeOut,
     ReplacementTransform,
@@ -65,13 +68,13 @@ class OverviewSoftmaxScene(SoftmaxScene):
             big = VGroup(*[theme.text(self.num(row.factor * s), theme.NUM_SIZE, theme.ACCENT)
                            .move_to(c) for s, c in zip(self.scores, self.score_col[1],
                                                        strict=True)])
-            self.play(FadeOut(self.cap, shift=0.15 * UP), FadeOut(self.score_col[1]),
-                      run_time=b.rt(0.03, 0.3))
-            self.cap = self._caption(self.s("amp"), theme.ACCENT)
-            self.play(FadeIn(self.cap, shift=0.15 * UP), FadeIn(big, shift=0.1 * UP),
-                      run_time=b.rt(0.03, 0.3))
+            # the bars stretch as the amplified scores come in (in three plays after them,
+            # the bars moved a second after the voice said so)
+            old_cap, self.cap = self.cap, self._caption(self.s("amp"), theme.ACCENT)
             # still no ÷ √d: the compared set's colour, as the softmax step's bars
-            self._morph(row.weights_raw, theme.COMPARE_COLOR, b.rt(0.1, 1.0))
+            self._morph(row.weights_raw, theme.COMPARE_COLOR, b.rt(0.1, 1.2),
+                        out=[FadeOut(old_cap, shift=0.15 * UP), FadeOut(self.score_col[1])],
+                        come=[FadeIn(self.cap, shift=0.15 * UP), FadeIn(big, shift=0.1 * UP)])
             self.play(*widgets.light_bar(self.sm_bars[1][self.top], theme.COMPARE_COLOR),
                       run_time=b.rt(0.06, 0.6))
             b.until("div")
@@ -83,17 +86,17 @@ class OverviewSoftmaxScene(SoftmaxScene):
             scaled = VGroup(*[theme.text(self.num(s, 2), theme.NUM_SIZE, theme.SHARE_COLOR)
                               .move_to(c) for s, c in zip(self.derived.fill_scores_scaled,
                                                           self.score_col[1], strict=True)])
-            run = b.rt(0.06, 0.6)
-            self.play(FadeOut(self.cap, shift=0.15 * UP), FadeOut(big, shift=0.1 * UP),
-                      run_time=run / 2)
-            self.cap = self._caption(self.s("div"), theme.SHARE_COLOR)
-            self.play(FadeIn(self.cap, shift=0.15 * UP), FadeIn(scaled, shift=0.1 * UP),
-                      run_time=run / 2)
-            self._morph(self.derived.fill_weights_scaled, theme.SHARE_COLOR, b.rt(0.1, 1.0))
+            old_cap, self.cap = self.cap, self._caption(self.s("div"), theme.SHARE_COLOR)
+            self._morph(self.derived.fill_weights_scaled, theme.SHARE_COLOR, b.rt(0.1, 1.2),
+                        out=[FadeOut(old_cap, shift=0.15 * UP), FadeOut(big, shift=0.1 * UP)],
+                        come=[FadeIn(self.cap, shift=0.15 * UP),
+                              FadeIn(scaled, shift=0.1 * UP)])
             self.play(FadeIn(note, shift=0.1 * UP), run_time=b.rt(0.05, 0.5))
 
-    def _morph(self, shares, color: str, run_time: float) -> None:
-        """The share bars stretch to ``shares``; their labels swap (no glyph morph)."""
+    def _morph(self, shares, color: str, run_time: float, out: Sequence[Animation] = (),
+               come: Sequence[Animation] = ()) -> None:
+        """The share bars stretch to ``shares``; their labels swap (no glyph morph). ``out``
+        leave with the old labels, ``come`` arrive as the bars stretch."""
         head, body = self.sm_bars
         x0 = body[0][0].get_left()[0]
         new = VGroup()
@@ -105,8 +108,9 @@ class OverviewSoftmaxScene(SoftmaxScene):
             new.add(bar)
         # the old labels go, the bars stretch, the new labels come: a bar's end moves, and
         # with it its label, onto where the old labels were
-        self.play(*[FadeOut(old[1], shift=0.1 * DOWN) for old in body], run_time=run_time / 4)
-        self.play(*anims, head.animate.set_color(color), run_time=run_time / 2)
+        self.play(*[FadeOut(old[1], shift=0.1 * DOWN) for old in body], *out,
+                  run_time=run_time / 4)
+        self.play(*anims, head.animate.set_color(color), *come, run_time=run_time / 2)
         self.play(*[FadeIn(bar[1], shift=0.1 * DOWN) for bar in new], run_time=run_time / 4)
         self.sm_bars = VGroup(head, new)
         self.add(self.sm_bars)

@@ -317,7 +317,10 @@ class ProjectionsScene(NarratedScene):
             self.play(*[Indicate(c, color=theme.FG, scale_factor=1.08) for c in cards],
                       run_time=b.rt(0.08, 0.8))
             b.until("same")
-            self.play(*[Indicate(VGroup(t[0], t[1]), color=theme.ACCENT) for t in chips],
+            # q and k pulse in their own colours (lit in the pointer's blue, they flashed
+            # out of Q yellow and K teal)
+            self.play(*[Indicate(t[i], color=c, scale_factor=1.15) for t in chips
+                        for i, c in ((0, theme.Q_COLOR), (1, theme.K_COLOR))],
                       run_time=b.rt(0.08, 0.8))
             b.until("differ")
             self.play(Indicate(mats, scale_factor=1.12), run_time=b.rt(0.08, 0.8))

@@ -39,6 +39,6 @@ def test_the_words_are_at_the_limit():
 def test_words_at_the_limit_lay_out_inside_the_frame(scene_id, lang, long_words,
                                                      dry_run_scene):
     info = next(s for s in discover() if s.scene_id == scene_id)
-    scene = dry_run_scene(info, lang)
+    scene = dry_run_scene(info, lang, skip_animations=True)  # the layout at every beat's end
     assert scene.layout_issues == []
     assert set(LONG[lang]) <= set(scene.numbers.fill_blank.tokens[lang])
