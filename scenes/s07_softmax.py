@@ -135,10 +135,10 @@ class SoftmaxScene(NarratedScene):
             x_slots = max(X_SCORE + 1.3, score_col.get_right()[0] + COL_GAP)
             right = (x_slots + self.bar_len / n + 0.35
                      + theme.text(self.pct(1.0), theme.SMALL_SIZE).width)
-            self.intro_dx = -(self.names.get_left()[0] + right) / 2
+            # how far the table stands from its columns' places
+            self.offset = -(self.names.get_left()[0] + right) / 2
             self.intro_table = VGroup(self.names, word_head, score_col)
-            self.intro_table.shift(RIGHT * self.intro_dx)
-            self.offset = self.intro_dx  # how far the table stands from its columns' places
+            self.intro_table.shift(RIGHT * self.offset)
             self._reveal(b, "s", [
                 lambda i: [FadeIn(self.names[i]), FadeIn(score_col[1][i], shift=0.15 * RIGHT)]
                 + ([FadeIn(word_head), FadeIn(score_col[0])] if i == 0 else [])
@@ -147,7 +147,7 @@ class SoftmaxScene(NarratedScene):
             self.cap = self._caption(self.s("goal"), theme.ACCENT)
             self.slots = VGroup(*[
                 Rectangle(width=self.bar_len / n, height=0.34).set_stroke(theme.MUTED, 2)
-                .move_to(RIGHT * (x_slots + self.intro_dx + self.bar_len / (2 * n)) + UP * y)
+                .move_to(RIGHT * (x_slots + self.offset + self.bar_len / (2 * n)) + UP * y)
                 for y in y_rows])
             self.play(theme.reveal(self.cap), run_time=b.rt(0.12, 1.0))
             self.play(Create(self.slots), run_time=b.rt(0.08, 0.8))
@@ -161,7 +161,7 @@ class SoftmaxScene(NarratedScene):
         fb, d = self.numbers.fill_blank, self.derived
         with self.beat("naive") as b:
             widgets.regroup(self, self.intro_table)
-            self.play(self.intro_table.animate.shift(LEFT * self.intro_dx),
+            self.play(self.intro_table.animate.shift(LEFT * self.offset),
                       FadeOut(VGroup(self.slots, self.brace, self.whole)),
                       run_time=min(0.6, max(0.2, b.time_to("plus"))))
             self.offset = 0.0
