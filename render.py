@@ -44,7 +44,15 @@ if __name__ == "__main__":
 
 from narration.fit import check_fit  # noqa: E402
 from narration.numfmt import LANGS  # noqa: E402
-from narration.scripts import ScriptError, check_parity, load_script  # noqa: E402
+from narration.scripts import (  # noqa: E402
+    SCRIPTS_DIR,
+    ScriptError,
+    check_parity,
+    load_script,
+    video_cover,
+    video_summary,
+    video_title,
+)
 from pipeline.config import DEFAULT_CACHE, BuildConfig, Inputs, Source, read_source  # noqa: E402
 from qkv_math.numbers import DEFAULT_NUMBERS, NumbersError  # noqa: E402
 from scenes.contract import QUALITIES, Quality  # noqa: E402
@@ -120,6 +128,11 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
                         "narration/tts/voices/ (default: zf_xiaobei)")
     p.add_argument("--numbers", type=Path, metavar="FILE",
                    help=f"TOML numbers file replacing the examples (default: {DEFAULT_NUMBERS})")
+    p.add_argument("--scripts", type=Path, metavar="DIR",
+                   help="narration scripts to read instead of the shipped ones: a copy of "
+                        f"{SCRIPTS_DIR} (<lang>/<scene>.toml, <lang>/_video.toml and "
+                        "_overview.toml) with your own wording; every scene keeps its beats "
+                        "and cue marks (default: the shipped scripts)")
     p.add_argument("--out", type=folder, default=Path("output"), metavar="DIR",
                    help="output directory (default: ./output)")
     p.add_argument("--cache", type=folder, metavar="DIR", default=DEFAULT_CACHE,
@@ -208,6 +221,11 @@ def parse_args(argv: list[str] | None, scenes: list[SceneInfo]) -> argparse.Name
     if args.numbers is not None and not args.numbers.is_file():
         _say(f"error: {args.numbers}: -: numbers file not found")
         raise SystemExit(EXIT_BAD_INPUT)
+    if args.scripts is not None:
+        if not args.scripts.is_dir():
+            _say(f"error: {args.scripts}: -: narration scripts folder not found (--scripts)")
+            raise SystemExit(EXIT_BAD_INPUT)
+        args.scripts = args.scripts.resolve()
     return args
 
 
@@ -219,21 +237,28 @@ def load_inputs(args: argparse.Namespace, all_scenes: list[SceneInfo], source: S
     chosen = [s for s in all_scenes if s.cut == cut and s.scene_id in set(args.scene_ids)]
     if not chosen:
         return None
-    check_parity([s.scene_id for s in chosen])
+    root = args.scripts or SCRIPTS_DIR
+    check_parity([s.scene_id for s in chosen], root)
     langs = list(LANGS) if args.lang == "all" else [args.lang]
     # Every language's scripts: each video carries the other language's subtitles too.
-    scripts = {lang: [load_script(s.scene_id, lang, facts) for s in chosen] for lang in LANGS}
+    scripts = {lang: [load_script(s.scene_id, lang, facts, root) for s in chosen]
+               for lang in LANGS}
+    for lang in langs:  # the title, summary and cover the outputs will need, checked now
+        for read in (video_title, video_summary, video_cover):
+            read(lang, root, cut)
     check_fit(numbers_path, numbers, scripts)
-    return Inputs(numbers_path, numbers, derived, chosen, scripts, langs, cut)
+    return Inputs(numbers_path, numbers, derived, chosen, scripts, langs, cut, args.scripts)
 
 
-def list_scenes(all_scenes: list[SceneInfo], cuts: list[str], source: Source) -> int:
+def list_scenes(all_scenes: list[SceneInfo], cuts: list[str], source: Source,
+                root: Path = SCRIPTS_DIR) -> int:
     """One line per scene: its id, its cut and its title in each language."""
     facts = source.facts
     for s in all_scenes:
         if s.cut not in cuts:
             continue
-        titles = " / ".join(load_script(s.scene_id, lang, facts).title for lang in LANGS)
+        titles = " / ".join(load_script(s.scene_id, lang, facts, root).title
+                            for lang in LANGS)
         try:
             print(f"{s.scene_id:<16} {s.cut:<9} {titles}", flush=True)
         except BrokenPipeError:  # `render.py --list | head`
@@ -315,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         source = read_source(args.numbers)  # once a run, handed on
         if args.list:
-            return list_scenes(all_scenes, args.cuts, source)
+            return list_scenes(all_scenes, args.cuts, source, args.scripts or SCRIPTS_DIR)
         # Every cut's inputs are checked before anything is synthesized or written.
         cut_inputs = [i for i in (load_inputs(args, all_scenes, source, c) for c in args.cuts)
                       if i]

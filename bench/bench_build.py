@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from narration.facts import build_facts  # noqa: E402
-from narration.scripts import load_script, script_path  # noqa: E402
+from narration.scripts import SCRIPTS_DIR, load_script, script_path  # noqa: E402
 from narration.tts.cache import AudioCache  # noqa: E402
 from narration.tts.select import choose_engine  # noqa: E402
 from pipeline.voice import beat_plans, synthesize  # noqa: E402
@@ -252,17 +252,18 @@ def main() -> int:
         inc["number"] = render(["--lang", "all", "--numbers", str(numbers), *low], out, cache,
                                profile=work / "profile-number.txt" if args.profile else None)
         say(f"[low] one number: {inc['number']['wall']:.1f} s ({inc['number']['summary']})")
-        script = script_path("softmax", "zh")
+        # the edit is made in a copy of the scripts (--scripts), as a course author would
+        scripts = work / "scripts"
+        shutil.rmtree(scripts, ignore_errors=True)
+        shutil.copytree(SCRIPTS_DIR, scripts)
+        script = script_path("softmax", "zh", scripts)
         original = script.read_text("utf-8")
-        try:
-            assert "softmax" in ids, "the sentence change is made in the softmax scene"
-            edited = original.replace("\ntext = \"", "\ntext = \"我们再看一遍。", 1)
-            assert edited != original
-            script.write_text(edited, "utf-8")
-            inc["sentence"] = render(["--lang", "zh", "--numbers", str(numbers), *low], out,
-                                     cache)
-        finally:
-            script.write_text(original, "utf-8")
+        assert "softmax" in ids, "the sentence change is made in the softmax scene"
+        edited = original.replace("\ntext = \"", "\ntext = \"我们再看一遍。", 1)
+        assert edited != original
+        script.write_text(edited, "utf-8")
+        inc["sentence"] = render(["--lang", "zh", "--numbers", str(numbers), "--scripts",
+                                  str(scripts), *low], out, cache)
         say(f"[low] one sentence: {inc['sentence']['wall']:.1f} s "
             f"({inc['sentence']['summary']})")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from narration import pronunciation
 from narration.marks import display_words
 from narration.numfmt import LANGS
-from narration.scripts import check_parity, load_script
+from narration.scripts import SCRIPTS_DIR, check_parity, load_script
 from narration.subtitles import build_track
 from narration.timeline import still_while_speaking
 from narration.tts.cache import AudioCache
@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lang", choices=[*LANGS, "all"], default="all")
     p.add_argument("--scenes", metavar="ID[,ID]", help="default: all")
     p.add_argument("--numbers", type=Path)
+    p.add_argument("--scripts", type=Path, metavar="DIR",
+                   help="narration scripts to check instead of the shipped ones (as "
+                        "render.py --scripts)")
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     p.add_argument("--tts", choices=["offline", "espeak"], default="offline",
                    help="offline voice to time the beats with (default: offline, as the "
@@ -49,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.scenes:
         wanted = args.scenes.split(",")
         infos = [i for i in infos if i.scene_id in wanted]
-    check_parity([i.scene_id for i in infos])
+    root = args.scripts.resolve() if args.scripts else SCRIPTS_DIR
+    check_parity([i.scene_id for i in infos], root)
     source = read_source(args.numbers)  # as render.py reads it
     facts, numbers_path = source.facts, source.path
     engine = choose_engine(args.tts, warn=print)
@@ -57,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     bad = False
     langs = LANGS if args.lang == "all" else (args.lang,)
     for lang in langs:
-        scripts = [load_script(i.scene_id, lang, facts) for i in infos]
+        scripts = [load_script(i.scene_id, lang, facts, root) for i in infos]
         pron = pronunciation.check(lang, [(s.scene_id, b.id, b.text) for s in scripts
                                           for b in s.beats])
         print(f"[{lang}] {pronunciation_summary(pron.to_json())}")
@@ -72,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
                 plan = ScenePlan(uuid.uuid4().hex, info.scene_id, lang, numbers_path, "low",
                                  beat_plans(script, clips), d / "picture.mp4",
                                  d / "report.json", Path(tmp) / "media" / info.scene_id,
-                                 dry_run=True)
+                                 dry_run=True, scripts=root if args.scripts else None)
                 plan.write(d / "plan.json")
                 proc = subprocess.run([sys.executable, "-m", "scenes.run", str(d / "plan.json")],
                                       capture_output=True, text=True,

@@ -68,8 +68,8 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
                 deck.SlideBeat(p.start - c.start, p.text.display)
                 for p in parts.placed if p.scene_id == sc.scene_id), sc.title))
             slides += deck.static_slides(sc, lang, inputs.numbers, inputs.derived, by_id)
-        deck.write_deck(deck.Deck(parts.title, deck.FORMULA,
-                                  video_summary(lang, cut=parts.cut), tuple(slides), lang),
+        summary = video_summary(lang, inputs.script_root, parts.cut)
+        deck.write_deck(deck.Deck(parts.title, deck.FORMULA, summary, tuple(slides), lang),
                         staged / "slides.pptx")
     size = (staged / "slides.pptx").stat().st_size / 1e6
     progress.say(f"[{lang}] {len(made)} scene clips and slides.pptx ({len(slides) + 1} "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from narration.facts import build_facts
 from narration.placeholders import FactValue
-from narration.scripts import SceneScript
+from narration.scripts import SCRIPTS_DIR, SceneScript
 from qkv_math.derived import Derived, derive
 from qkv_math.numbers import DEFAULT_NUMBERS, Numbers, load_numbers
 from scenes.contract import Quality
@@ -80,6 +80,12 @@ class Inputs:
     scripts: dict[str, list[SceneScript]]  # every language -> scripts in scene order
     langs: list[str]  # the languages to render
     cut: str = "full"  # which video: the full explainer or the two-minute overview
+    scripts_dir: Path | None = None  # the narration scripts read (--scripts; None: shipped)
+
+    @property
+    def script_root(self) -> Path:
+        """The folder the narration scripts are read from."""
+        return self.scripts_dir or SCRIPTS_DIR
 
     def out_dir(self, out: Path, lang: str) -> Path:
         """Where a language's outputs of this cut go: ``OUT/<lang>/`` for the full

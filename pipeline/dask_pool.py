@@ -29,6 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from common.digests import file_digest
+from narration.scripts import script_path
 from narration.types import Cue
 from pipeline.deck_clips import burn_deck_picture
 from pipeline.scene_render import RenderedScene, SceneRenderError
@@ -89,18 +90,28 @@ def connect(address: str):
                                f"({err})") from None
 
 
-def render_on_worker(plan: dict, numbers: str, client_code: dict[str, str]) -> dict:
+def render_on_worker(plan: dict, numbers: str, client_code: dict[str, str],
+                     script: str | None = None) -> dict:
     """Run on a Dask worker: render one scene job; returns its report and picture bytes.
+    ``script``: the scene's narration script (its text), when the run reads its own
+    (``--scripts``); else the worker's shipped one, which the code check covers.
 
     Raises CodeMismatch (one line) when this worker's code differs from the client's."""
     _check_code(client_code)
     with tempfile.TemporaryDirectory(prefix="qkv-job-") as tmp:
         d = Path(tmp)
         (d / "numbers.toml").write_text(numbers, "utf-8")
+        scripts = None
+        if script is not None:
+            scripts = d / "scripts"
+            path = script_path(plan["scene_id"], plan["lang"], scripts)
+            path.parent.mkdir(parents=True)
+            path.write_text(script, "utf-8")
         job = ScenePlan.from_json({**plan, "numbers": str(d / "numbers.toml"),
                                    "video": str(d / "picture.mp4"),
                                    "report": str(d / "report.json"),
-                                   "scratch": str(d / "media")})
+                                   "scratch": str(d / "media"),
+                                   "scripts": str(scripts) if scripts else None})
         job.write(d / "plan.json")
         # Dask's nanny sets MALLOC_TRIM_THRESHOLD_ for its workers, which turns off glibc's
         # adaptive mmap threshold: every frame-sized array is then mapped and faulted in
@@ -140,7 +151,10 @@ class DaskPool:
         try:
             for k, (_path, plan) in enumerate(work):
                 numbers = Path(plan.numbers).read_text("utf-8")
+                script = (script_path(plan.scene_id, plan.lang, plan.scripts).read_text("utf-8")
+                          if plan.scripts else None)
                 fut = self.client.submit(render_on_worker, plan.to_json(), numbers, self.code,
+                                         script,
                                          key=f"qkv-scene-{plan.lang}-{plan.scene_id}-"
                                              f"{plan.run_id[:12]}",
                                          retries=RETRIES, pure=False, priority=len(work) - k)

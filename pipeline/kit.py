@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from common.atomic import atomic_write_text
-from narration.scripts import video_cover, video_summary, video_title
+from narration.scripts import SCRIPTS_DIR, video_cover, video_summary, video_title
 from pipeline import media
 from pipeline.cover import draw_cover
 
@@ -76,10 +76,10 @@ def container_chapters(master: Path, chapters: Sequence[Chapter]
 
 
 def write_kit(staged: Path, lang: str, chapters: list[Chapter],
-              cut: str = "full") -> None:
+              cut: str = "full", scripts: Path = SCRIPTS_DIR) -> None:
     """description.txt (title, summary, chapter list at the master's own chapter times) and
-    thumbnail.png (the cut's cover, ``pipeline.cover``)."""
-    title = video_title(lang, cut=cut)
-    write_description(staged / "description.txt", title, video_summary(lang, cut=cut),
+    thumbnail.png (the cut's cover, ``pipeline.cover``), their words from ``scripts``."""
+    title = video_title(lang, scripts, cut)
+    write_description(staged / "description.txt", title, video_summary(lang, scripts, cut),
                           container_chapters(staged / "video.mp4", chapters), lang)
-    draw_cover(video_cover(lang, cut=cut), staged / "thumbnail.png")
+    draw_cover(video_cover(lang, scripts, cut), staged / "thumbnail.png")

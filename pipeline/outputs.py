@@ -14,7 +14,7 @@ from pathlib import Path
 from common import atomic
 from common.digests import FileContent, digest
 from narration.marks import display_words
-from narration.scripts import video_title
+from narration.scripts import video_file, video_title
 from narration.types import SpeechClip
 from pipeline import media, quality, scene_audio
 from pipeline.burn import burn
@@ -50,6 +50,7 @@ def language_key(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Scen
         "texts": [b.text.display for s in inputs.scripts[lang] for b in s.beats],
         "other": [b.text.display for s in inputs.scripts[other] for b in s.beats],
         "titles": [s.title for s in inputs.scripts[lang]],
+        "video": FileContent.of(video_file(lang, inputs.cut, inputs.script_root)),
         # the path is written into the manifest; what the file holds is its content
         "numbers": [str(inputs.numbers_path), FileContent.of(Path(inputs.numbers_path))],
         "code": pipeline_code(), "versions": versions(),
@@ -74,7 +75,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     """Every output of one language into ``staged``, then moved to its folder
     (``OUT/<lang>``, or ``OUT/<lang>/overview`` for the overview)."""
     cut = inputs.cut
-    title = video_title(lang, cut=cut)
+    title = video_title(lang, inputs.script_root, cut)
     work = config.out / ".work" / (lang if cut == "full" else f"{lang}-{cut}")
     work.mkdir(parents=True, exist_ok=True)
     staged.mkdir(parents=True, exist_ok=True)
@@ -122,7 +123,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
             burn(staged, work, lang, cues, fps)
         say(f"[{lang}] subtitles burned in {t.seconds:.1f} s")
     with Timer(progress, "kit"):
-        write_kit(staged, lang, chapters, cut)
+        write_kit(staged, lang, chapters, cut, inputs.script_root)
     say(f"[{lang}] master loudness: {final.integrated_lufs:.1f} LUFS, true peak "
         f"{final.true_peak_dbtp:.1f} dBTP")
     write_manifest(parts, config, inputs, final, (cues, other_cues), total)

@@ -80,7 +80,8 @@ def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False
     d.mkdir(parents=True)
     plan = ScenePlan(run_id, job.info.scene_id, job.lang, inputs.numbers_path,
                      job.probe.quality, job.beats, d / "picture.mp4", d / "report.json",
-                     work / "media" / f"{job.lang}-{job.info.scene_id}", verbose=verbose)
+                     work / "media" / f"{job.lang}-{job.info.scene_id}", verbose=verbose,
+                     scripts=inputs.scripts_dir)
     path = d / "plan.json"
     plan.write(path)
     return path, plan

@@ -17,7 +17,7 @@ from common.digests import digest
 from narration.facts import build_facts
 from narration.marks import estimate_mark_times
 from narration.placeholders import FactValue
-from narration.scripts import SceneScript, load_script
+from narration.scripts import SCRIPTS_DIR, SceneScript, load_script
 from narration.timeline import beat_slot, estimate_speech
 from qkv_math.derived import Derived, derive
 from qkv_math.numbers import Numbers, load_numbers
@@ -61,7 +61,7 @@ def load_context(scene_id: str, plan: ScenePlan | None) -> SceneContext:
     numbers = load_numbers(plan.numbers if plan else None)
     derived = derive(numbers)
     facts = build_facts(numbers, derived)
-    script = load_script(scene_id, lang, facts)
+    script = load_script(scene_id, lang, facts, (plan.scripts if plan else None) or SCRIPTS_DIR)
     inputs: dict[str, str] = {"script": script_digest(script)}
     if plan:
         durations = {b.id: b.slot for b in plan.beats}

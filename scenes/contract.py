@@ -75,6 +75,7 @@ class ScenePlan:
     scratch: Path  # Manim's own media folder for this job (Typst/SVG caches)
     dry_run: bool = False  # build the scene and report its times, write no video
     verbose: bool = False  # Manim logs at INFO (shown by render.py --verbose)
+    scripts: Path | None = None  # the narration scripts' folder (None: the shipped one)
 
     def to_json(self) -> dict:
         return {
@@ -84,6 +85,7 @@ class ScenePlan:
                       for b in self.beats],
             "video": str(self.video), "report": str(self.report),
             "scratch": str(self.scratch), "dry_run": self.dry_run, "verbose": self.verbose,
+            "scripts": str(self.scripts) if self.scripts else None,
         }
 
     @classmethod
@@ -97,7 +99,8 @@ class ScenePlan:
             return cls(str(data["run_id"]), str(data["scene_id"]), str(data["lang"]),
                        Path(data["numbers"]), str(data["quality"]), beats,
                        Path(data["video"]), Path(data["report"]), Path(data["scratch"]),
-                       bool(data.get("dry_run", False)), bool(data.get("verbose", False)))
+                       bool(data.get("dry_run", False)), bool(data.get("verbose", False)),
+                       Path(data["scripts"]) if data.get("scripts") else None)
 
     def write(self, path: Path) -> None:
         atomic_write_text(path, json.dumps(self.to_json(), ensure_ascii=False))

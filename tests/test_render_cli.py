@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from narration.scripts import SCRIPTS_DIR
 from qkv_math.numbers import DEFAULT_NUMBERS
 from scenes.registry import discover
 
@@ -206,6 +208,47 @@ def test_missing_numbers_file(tmp_path, previous_output):
     p = run("--numbers", str(tmp_path / "nope.toml"), "--out", str(previous_output))
     assert p.returncode == 2
     assert "nope.toml" in p.stderr and "not found" in p.stderr
+
+
+def test_missing_scripts_folder(tmp_path, previous_output):
+    p = run("--scripts", str(tmp_path / "nope"), "--out", str(previous_output))
+    assert p.returncode == 2
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "nope" in lines[0] and "--scripts" in lines[0], p.stderr
+    assert (previous_output / "zh" / "video.mp4").read_bytes() == b"previous render"
+
+
+def _scripts_copy(tmp_path: Path, lang: str, name: str, old: str, new: str) -> Path:
+    root = tmp_path / "my scripts"
+    shutil.copytree(SCRIPTS_DIR, root)
+    path = root / lang / name
+    text = path.read_text("utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), "utf-8")
+    return root
+
+
+@pytest.mark.parametrize(("lang", "name", "old", "new", "key"), [
+    # a cue mark the other language does not have: the scene waits for both in one order
+    ("en", "formula.toml", "{@", "{@extra}{@", "beat."),
+    # a placeholder no fact fills
+    ("zh", "softmax.toml", 'text = "', 'text = "{nope}', "beat."),
+    # the video's title, read for the description and the cover
+    ("zh", "_video.toml", "title = ", "titel = ", "title"),
+])
+def test_a_bad_narration_file_in_a_scripts_copy_is_one_line(tmp_path, previous_output, lang,
+                                                             name, old, new, key):
+    """``--scripts``: the copy is checked as the shipped scripts are, before anything is
+    synthesized or written; the line names the file and the key."""
+    root = _scripts_copy(tmp_path, lang, name, old, new)
+    p = run("--scripts", str(root), "--lang", "all", "--out", str(previous_output),
+            "--tts", "espeak")
+    assert p.returncode == 2, p.stderr
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, p.stderr
+    assert str(root / lang / name) in lines[0] and key in lines[0], lines[0]
+    assert (previous_output / "zh" / "video.mp4").read_bytes() == b"previous render"
+    assert sorted(x.name for x in previous_output.iterdir()) == ["zh"]
 
 
 def test_out_under_a_file_is_one_line_and_exit_2(tmp_path):
