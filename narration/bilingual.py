@@ -75,22 +75,41 @@ def _fragment_cost(text: str, p: int, zh: bool, start: int, cost: float) -> floa
 
 
 def split_at_shares(text: str, shares: Sequence[float], zh: bool) -> list[str]:
-    """``text`` cut into ``len(shares)`` pieces ending near each cumulative share (0-1]."""
+    """``text`` cut into ``len(shares)`` pieces ending near each cumulative share (0-1].
+
+    The cuts are chosen together (dynamic programming over the break positions): taken one
+    at a time, a cut placed well could leave the next only bad places (a last piece of
+    「分数」 alone before 「回到温和范围。」). Each cut costs its distance from its share,
+    its break's cost and, when the piece it ends would be a word cut off from its clause,
+    ``BAD_BREAK_COST``; the total is the least."""
     n = len(text)
     breaks = _breaks(text, zh)
-    cuts, last = [], 0
-    for k, share in enumerate(shares[:-1]):
-        want = share * n
-        left = len(shares) - k - 1
-        options = [p for p in breaks if last < p < n and p - last >= 1]
-        if not options:
-            break
-        best = min(options, key=lambda p: abs(p - want) / max(1.0, n) * 6 + breaks[p]
-                   + _fragment_cost(text, p, zh, last, breaks[p]))
-        if left and best >= n:
-            break
-        cuts.append(best)
-        last = best
+    spots = sorted(p for p in breaks if 0 < p < n)
+    wanted = min(len(shares) - 1, len(spots))  # fewer places than cues: the last are empty
+
+    def cost(k: int, p: int, start: int) -> float:
+        return (abs(p - shares[k] * n) / max(1.0, n) * 6 + breaks[p]
+                + _fragment_cost(text, p, zh, start, breaks[p]))
+
+    # best[k][i]: the least cost of cuts 0..k with cut k at spots[i], and cut k-1's index
+    best: list[list[tuple[float, int]]] = []
+    for k in range(wanted):
+        row = []
+        for i, p in enumerate(spots):
+            if k == 0:
+                row.append((cost(0, p, 0), -1))
+                continue
+            row.append(min(((best[k - 1][j][0] + cost(k, p, spots[j]), j)
+                            for j in range(i) if best[k - 1][j][0] < float("inf")),
+                           default=(float("inf"), -1)))
+        best.append(row)
+    cuts: list[int] = []
+    if wanted:
+        i = min(range(len(spots)), key=lambda j: best[wanted - 1][j][0])
+        for k in range(wanted - 1, -1, -1):
+            cuts.append(spots[i])
+            i = best[k][i][1]
+        cuts.reverse()
     pieces, prev = [], 0
     for c in [*cuts, n]:
         pieces.append(text[prev:c].strip())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from narration.bilingual import bilingual_cues, cue_lines, split_at_shares, wrap
+from narration.breaks import counted_break
 from narration.subtitles import EN_MAX_CHARS, ZH_MAX_CHARS, line_width
 from narration.types import Cue
 
@@ -19,6 +20,29 @@ def test_pieces_keep_every_word_in_order_and_end_at_breaks() -> None:
     zh = split_at_shares(ZH, [0.5, 1.0], zh=True)
     assert "".join(zh) == ZH
     assert zh[0][-1] in "，：。"
+
+
+def test_the_cuts_are_chosen_together_so_none_is_left_only_bad_places() -> None:
+    """The quiz's third answer under its six English cues (shares by their lengths). Cut
+    one at a time, the fifth cut took 「除以8，|」 (nearest its share) and left the last
+    only places inside 「分数回到温和范围」: 「分数」 stood alone in a cue. Chosen together,
+    every cut is one the own tracks' judge accepts."""
+    own = ["A dot product adds up d terms,", "so the larger d, the wider",
+           "the scores swing; then softmax goes all-in", "on one word and learning stalls.",
+           "With d at 64,", "dividing by 8 keeps scores gentle."]
+    text = ("点积是 d 项相加，d 越大，分数的波动就越大；波动一大，softmax 就一边倒，模型难学。"
+            "d 是64，就除以8，分数回到温和范围。")
+    total = sum(len(x) for x in own)
+    shares = [sum(len(x) for x in own[:k + 1]) / total for k in range(len(own))]
+    pieces = split_at_shares(text, shares, zh=True)
+    assert "".join(pieces).replace(" ", "") == text.replace(" ", "")  # nothing lost
+    assert all(pieces)
+    start = 0
+    for piece in pieces[:-1]:
+        at = text.index(piece, start) + len(piece)
+        assert not counted_break(text, at, True, start), (piece, pieces)
+        start = at
+    assert "分数回到温和范围。" in pieces[-1]
 
 
 def test_wrap_respects_the_line_width() -> None:
