@@ -127,7 +127,7 @@ class RecapQuizScene(NarratedScene):
             think = f"think{n}"
             # +0.4 s: the beat's end is rounded down to a whole frame, and the voice's last
             # syllable decays past its clip's measured end (the rendered soundtrack gave
-            # 8.00-8.10 s of silence with +0.1; tests/test_quiz_silence.py measures it)
+            # 8.00-8.10 s of silence with +0.1; tests/test_render_e2e.py measures it)
             with self.beat(think, at_least=self.ctx.speech[think] + THINK_SECONDS + 0.4):
                 prompt = theme.text(self.s("pause"), theme.BODY_SIZE, theme.ACCENT)
                 prompt.move_to(RING_CENTER + UP * (RING_R + 0.5))

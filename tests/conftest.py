@@ -46,7 +46,7 @@ def _group(item: pytest.Item) -> str:
 # The longest groups (minutes of renders and synthesis, from --durations), handed out
 # first: run last, the end-to-end renders alone took the last 7 minutes on one worker.
 LONGEST_FIRST = ("tests/test_render_e2e.py", "tests/subtitles/test_script_cues.py",
-                 "tests/test_quality_keys.py", "tests/test_quiz_silence.py",
+                 "tests/test_quality_keys.py",
                  "espeak_short_build")
 
 

@@ -1,5 +1,6 @@
-"""End to end: render.py turns the worked example into narrated, subtitled MP4s in both
-languages with the offline voice, and a changed numbers file changes voice and subtitles."""
+"""End to end: render.py turns the worked example and the quiz into narrated, subtitled MP4s
+in both languages with the offline voices (Kokoro, Piper), a changed numbers file changes
+voice and subtitles, and the quiz leaves real time to think (issue 31)."""
 
 from __future__ import annotations
 
@@ -48,8 +49,9 @@ def _plain_output(Q, K, V, query):
 
 
 # Two scenes of the full cut (chapters, clips and beat boundaries need a boundary between
-# two): the worked example (it reads the changed V) and the shortest other scene.
-FULL_SCENES = "blind_date,worked_example"
+# two): the worked example (it reads the changed V) and the quiz (its silences to think are
+# measured on the video's own sound, in both voices).
+FULL_SCENES = "worked_example,recap_quiz"
 
 
 @pytest.fixture(scope="module")
@@ -496,8 +498,9 @@ def test_scene_clips_posters_and_deck(rendered, lang):
         movie = next(sh for sh in slide.shapes if sh.shape_type == 16)
         assert abs(movie.left + movie.width / 2 - deck.slide_width / 2) < deck.slide_width / 100
     # the worked example's table, after its movie: a real table of the video's numbers
-    we = manifest["scenes"][[s["id"] for s in manifest["scenes"]].index("worked_example")]
-    after = rest[rest.index(movies[-1]) + 1]
+    at = [s["id"] for s in manifest["scenes"]].index("worked_example")
+    we = manifest["scenes"][at]
+    after = rest[rest.index(movies[at]) + 1]
     table = next(sh.table for sh in after.shapes if sh.has_table)
     cells = [[table.cell(r, c).text for c in range(len(table.columns))]
              for r in range(len(table.rows))]
@@ -902,3 +905,66 @@ def test_manifest_and_report_say_what_the_voice_was_given(rendered, lang):
         said = " ".join(b["spoken"] for b in beats)
         assert cn2an.an2cn(f"{expected[0]:.2f}") in said
     assert f"[{lang}] report: pronunciation:" in first.stderr
+
+
+# -- the quiz's time to think ------------------------------------------------------------------
+
+WINDOW = 0.05  # seconds of audio per loudness measurement
+QUIET = 10 ** (-50 / 20)  # RMS under −50 dBFS: no voice (the voice sits near −14 LUFS)
+THINK = 8.0  # seconds of silence each prompt must leave
+QUESTIONS = 4
+
+
+def voiced(pcm: np.ndarray, rate: int) -> np.ndarray:
+    """One flag per window: is anything louder than silence there."""
+    n = int(WINDOW * rate)
+    k = len(pcm) // n
+    rms = np.sqrt(np.mean(pcm[: k * n].reshape(k, n).astype(np.float64) ** 2, axis=1))
+    return rms > QUIET
+
+
+def longest_silence(flags: np.ndarray) -> tuple[int, int]:
+    """(first window, length in windows) of the longest run of silent windows."""
+    best, start = (0, 0), None
+    for i, v in enumerate([*flags, True]):
+        if not v and start is None:
+            start = i
+        elif v and start is not None:
+            if i - start > best[1]:
+                best = (start, i - start)
+            start = None
+    return best
+
+
+def test_longest_silence_finds_the_run():
+    flags = np.array([True, False, False, True, False, False, False, True])
+    assert longest_silence(flags) == (4, 3)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_at_least_eight_seconds_of_silence_follow_each_quiz_prompt(rendered, lang):
+    """On the rendered soundtrack (the manifest only says where each question's stretch of
+    the video lies), at least 8 s without voice follow each quiz prompt, before the answer
+    is read."""
+    d = rendered[0] / lang
+    manifest = json.loads((d / "manifest.json").read_text("utf-8"))
+    with av.open(str(d / "video.mp4")) as c:
+        stream = c.streams.audio[0]
+        rate = stream.rate
+        pcm = np.concatenate([f.to_ndarray().mean(axis=0) for f in c.decode(stream)])
+    beats = {b["id"]: b for sc in manifest["scenes"] for b in sc["beats"]}
+    flags = voiced(pcm, rate)
+    for n in range(1, QUESTIONS + 1):
+        # from the prompt (the question, then "pause and think") to the end of the answer
+        q, answer = beats[f"q{n}"], beats[f"a{n}"]
+        lo, hi = int(q["start"] / WINDOW), int(answer["end"] / WINDOW)
+        stretch = flags[lo:hi]
+        start, length = longest_silence(stretch)
+        silence = length * WINDOW  # whole silent windows only: never more than there is
+        assert silence >= THINK, f"question {n}: {silence:.2f} s of silence to think"
+        # it follows the spoken prompt ("pause and think" is heard before it, in its beat),
+        # and the answer's voice ends it
+        think = int(beats[f"think{n}"]["start"] / WINDOW)
+        assert flags[think:lo + start].any(), f"question {n}: no prompt heard before the silence"
+        assert stretch[start + length:].any(), f"question {n}: no answer heard after it"
+        assert (lo + start + length) * WINDOW <= answer["start"] + 1.0, n
