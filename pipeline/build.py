@@ -69,6 +69,12 @@ def build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildPr
     cache = AudioCache(config.audio_cache)
     clips: dict[str, dict[tuple[str, str], SpeechClip]] = {}
     complete = list(inputs.scenes)
+    if config.scheduler and not plan_only:
+        # Reached before the voice is made: a wrong address is one line at once, not after
+        # minutes of synthesis.
+        from pipeline.dask_pool import connect  # distributed, only when asked
+
+        connect(config.scheduler).close()
     with Timer(progress, "voice"):
         for lang in inputs.langs:
             if plan_only:  # look up, never synthesize

@@ -141,3 +141,5 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path):
     assert p.returncode == 1
     errors = [line for line in p.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "tcp://127.0.0.1:9" in errors[0], p.stderr[-2000:]
+    # found before the voice was made: nothing synthesized
+    assert not list((tmp_path / "cache").rglob("*.wav")), p.stderr[-2000:]
