@@ -126,6 +126,9 @@ def wrap(text: str, zh: bool) -> list[str]:
     while rest and line_width(rest, zh) > limit:
         breaks = _breaks(rest, zh)
         fitting = [p for p in breaks if line_width(rest[:p].strip(), zh) <= limit]
+        if (all(breaks[p] >= BAD_BREAK_COST for p in fitting)
+                and line_width(rest, zh) <= limit * LONG_LINE):
+            break  # a line a little long beats a break a reader would call bad
         cut = max(fitting, key=lambda p: p - breaks[p] * 3) if fitting else 0
         if cut == 0:  # no break fits: cut at the width
             cut = 1

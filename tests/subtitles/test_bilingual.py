@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from narration.bilingual import bilingual_cues, cue_lines, split_at_shares, wrap
+from narration.bilingual import (
+    BAD_BREAK_COST,
+    LONG_LINE,
+    _breaks,
+    bilingual_cues,
+    cue_lines,
+    split_at_shares,
+    wrap,
+)
 from narration.breaks import counted_break
 from narration.subtitles import EN_MAX_CHARS, ZH_MAX_CHARS, line_width
 from narration.types import Cue
@@ -43,6 +51,19 @@ def test_the_cuts_are_chosen_together_so_none_is_left_only_bad_places() -> None:
         assert not counted_break(text, at, True, start), (piece, pieces)
         start = at
     assert "分数回到温和范围。" in pieces[-1]
+
+
+def test_a_line_a_little_long_beats_a_bad_break() -> None:
+    """「标签是「地名」和「我长大的地方」；」 is one place over the width and every place to
+    break it is one the own tracks' judge calls bad (it was set 「…和」 over 「「我长大的地方」；」,
+    a coordinated pair cut): kept whole. Twice as long, it is wrapped all the same."""
+    text = "标签是「地名」和「我长大的地方」；"
+    assert ZH_MAX_CHARS < line_width(text, True) <= ZH_MAX_CHARS * LONG_LINE
+    assert all(cost >= BAD_BREAK_COST for cost in _breaks(text, True).values())
+    assert wrap(text, True) == [text]
+    long = text * 2
+    assert len(wrap(long, True)) > 1
+    assert all(line_width(line, True) <= ZH_MAX_CHARS * LONG_LINE for line in wrap(long, True))
 
 
 def test_wrap_respects_the_line_width() -> None:
