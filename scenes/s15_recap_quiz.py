@@ -8,6 +8,8 @@ The closing card holds the formula in one line and points to multi-head attentio
 
 from __future__ import annotations
 
+import math
+
 from manim import (
     DOWN,
     LEFT,
@@ -29,6 +31,7 @@ from manim import (
     ValueTracker,
     VGroup,
     always_redraw,
+    config,
     rate_functions,
 )
 
@@ -128,12 +131,14 @@ class RecapQuizScene(NarratedScene):
             # +0.4 s: the beat's end is rounded down to a whole frame, and the voice's last
             # syllable decays past its clip's measured end (the rendered soundtrack gave
             # 8.00-8.10 s of silence with +0.1; tests/test_render_e2e.py measures it)
-            with self.beat(think, at_least=self.ctx.speech[think] + THINK_SECONDS + 0.4):
+            with self.beat(think, at_least=self.ctx.speech[think] + THINK_SECONDS + 0.4) as b:
                 prompt = theme.text(self.s("pause"), theme.BODY_SIZE, theme.ACCENT)
                 prompt.move_to(RING_CENTER + UP * (RING_R + 0.5))
                 self.play(FadeIn(prompt, shift=0.1 * UP), q.animate.set_y(QUESTION_Y),
                           run_time=0.3)
-                clock = VGroup(prompt, self._countdown())
+                # the ring runs out as the beat ends (it sat empty at "1" for the length
+                # of the spoken prompt when it kept one second a step)
+                clock = VGroup(prompt, self._countdown(b.remaining - 1 / config.frame_rate))
 
             with self.beat(f"a{n}") as b:
                 panel = self._answer(self.items(f"a{n}"), line_colors[n], q)
@@ -215,12 +220,11 @@ class RecapQuizScene(NarratedScene):
         patch.set_stroke(theme.ACCENT, 0).set_fill(theme.ACCENT, 0.32).move_to(part)
         return patch.set_z_index(-1)
 
-    def _countdown(self) -> VGroup:
-        """A ring that empties and a digit that counts down, one second per step.
-
-        The countdown lasts THINK_SECONDS whatever the prompt's length; its beat is
-        extended to hold it (``at_least``), the extra time being a silent pause to think.
-        """
+    def _countdown(self, seconds: float) -> VGroup:
+        """A ring that empties and a digit that counts down from THINK_SECONDS, over
+        ``seconds`` (the rest of its beat: the spoken prompt, then the silence to think
+        that the beat is extended to hold with ``at_least``). One animation, the digit
+        following the ring: a play per digit rounded each to whole frames and overran."""
         total = THINK_SECONDS
         left = ValueTracker(1.0)
         track = Circle(radius=RING_R, stroke_color=theme.MUTED, stroke_width=8,
@@ -233,13 +237,15 @@ class RecapQuizScene(NarratedScene):
             return arc
 
         arc = always_redraw(ring)
-        digit = self._digit(total)
-        self.play(FadeIn(track), FadeIn(arc), FadeIn(digit), run_time=0.3)
-        for k in range(total, 0, -1):
-            digit.become(self._digit(k))
-            self.play(left.animate.set_value((k - 1) / total), run_time=1.0 if k < total else 0.7,
-                      rate_func=rate_functions.linear)
+        digit = always_redraw(
+            lambda: self._digit(max(1, math.ceil(left.get_value() * total - 1e-6))))
+        fade = 0.3
+        self.play(FadeIn(track), FadeIn(arc), FadeIn(digit), run_time=fade)
+        frame = 1 / config.frame_rate
+        self.play(left.animate.set_value(0.0), rate_func=rate_functions.linear,
+                  run_time=max(frame, seconds - fade - frame))
         arc.clear_updaters()
+        digit.clear_updaters()
         return VGroup(track, arc, digit)
 
     @staticmethod
