@@ -87,9 +87,12 @@ def split_at_shares(text: str, shares: Sequence[float], zh: bool) -> list[str]:
     spots = sorted(p for p in breaks if 0 < p < n)
     wanted = min(len(shares) - 1, len(spots))  # fewer places than cues: the last are empty
 
+    fragment: dict[tuple[int, int], float] = {}  # (start, p): the same for every cut k
+
     def cost(k: int, p: int, start: int) -> float:
-        return (abs(p - shares[k] * n) / max(1.0, n) * 6 + breaks[p]
-                + _fragment_cost(text, p, zh, start, breaks[p]))
+        if (start, p) not in fragment:
+            fragment[start, p] = _fragment_cost(text, p, zh, start, breaks[p])
+        return abs(p - shares[k] * n) / max(1.0, n) * 6 + breaks[p] + fragment[start, p]
 
     # best[k][i]: the least cost of cuts 0..k with cut k at spots[i], and cut k-1's index
     best: list[list[tuple[float, int]]] = []
