@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from narration.breaks import NO_LINE_START, counted_break
 from narration.subtitles import (
     EN_MAX_CHARS,
+    LONG_LINE,
     MIN_DURATION,
     ZH_MAX_CHARS,
     cues_by_beat,
@@ -32,9 +33,6 @@ MAX_OTHER_LINES = 2
 BAD_BREAK_COST = 8.0
 """Added to a break a reader would call bad (``narration.breaks``, the own tracks' judge):
 taken only when no acceptable break is in reach."""
-LONG_LINE = 1.25
-"""How far past the line width a bilingual cue's own line may run when a cue too short to
-read is joined to its neighbour (a line a few characters long beats a cue that flashes)."""
 
 
 def _breaks(text: str, zh: bool) -> dict[int, float]:

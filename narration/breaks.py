@@ -46,6 +46,10 @@ from narration.wordseg import enclosing_group, pos_tokens, word_boundaries
 ZH_MAX_CHARS = 16
 """Longest line (Chinese; half-width characters count half), also the breaker's limit."""
 EN_MAX_CHARS = 42
+LONG_LINE = 1.25
+"""How far past the line width a one-line cue may run (a bilingual cue's own line, the
+other language's line) where every break in reach is a bad one: a line a few characters
+long beats 一套|自己."""
 
 # Costs the line breaker adds (only their order matters much); see narration.subtitles.
 COST_GROUP = 400.0  # inside brackets or quotes: a vector, a quoted phrase

@@ -66,6 +66,7 @@ from narration.breaks import (
     COST_GRAMMAR,
     COST_WORD,
     EN_MAX_CHARS,
+    LONG_LINE,
     ZH_MAX_CHARS,
     en_relative_fragment,
     left_fragment,
@@ -129,6 +130,7 @@ _COST_ORPHAN = 300.0  # a one-character Chinese line
 _COST_SENTENCE_INSIDE_LINE = 50.0
 _COST_CUE = 100.0
 _COST_SENTENCE_INSIDE_CUE = 30.0
+_COST_LONG_LINE = 60.0  # a one-line cue past the line width, plus 200 x the share over
 _COST_SHORT_CUE = 150.0  # a cue under MIN_DURATION: merged with a neighbour if it can be
 
 
@@ -493,8 +495,12 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool, times: list[tuple[floa
                  one_line_cues: bool = False) -> list[tuple[int, int]]:
     """Best line breaks as (first atom, end atom) pairs, by dynamic programming; with
     ``one_line_cues`` each line is a cue, so a line spoken in under MIN_DURATION costs
-    what a short cue does."""
+    what a short cue does, and a line may run up to ``LONG_LINE`` times the width at a
+    cost."""
     limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
+    # a one-line cue has the room of a second line under it: it may run a little long where
+    # every break in reach is a bad one (but each Q、K、V | matrix), never in two-line cues
+    longest = limit * LONG_LINE if one_line_cues else limit
     n = len(atoms)
     best = [math.inf] * (n + 1)
     back = [0] * (n + 1)
@@ -511,9 +517,11 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool, times: list[tuple[floa
             end_time = max(end_time, times[j - 1][1])
             width = line_width(_display(text[atoms[i].start:atom.end], zh), zh)
             too_long = end_time - times[i][0] > MAX_DURATION
-            if j > i + 1 and (width > limit or too_long):
+            if j > i + 1 and (width > longest or too_long):
                 break
             cost = best[i] + _COST_RAGGED * ((limit - min(width, limit)) / limit) ** 2
+            if width > limit and j > i + 1:
+                cost += _COST_LONG_LINE + 200.0 * (width - limit) / limit
             if j < n and not atom.sentence:  # "... end. The next": sentence parts mixed
                 cost += inner
             if zh and width == 1 and n > 1:

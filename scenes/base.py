@@ -409,19 +409,21 @@ class NarratedScene(Scene):
         With ``quick_title`` (the overview's scenes: a short cut must move on) the title
         fades in at the header's place at once."""
         if self.quick_title:
-            header = theme.text(self.script.title, theme.HEAD_SIZE, theme.MUTED, qkv=True)
-            theme.fit(header, theme.CONTENT_W)
-            header.to_edge(UP, buff=0.3)
+            header = self.header_text(self.script.title)
             self.play(FadeIn(header, shift=0.1 * DOWN), run_time=b.rt(0.05, 0.4))
             return header
         big = theme.text(self.script.title, theme.TITLE_SIZE, theme.FG, weight="BOLD", qkv=True)
         theme.fit(big, theme.CONTENT_W)
         self.play(theme.reveal(big), run_time=b.rt(0.2, 1.2))
-        header = theme.text(self.script.title, theme.HEAD_SIZE, theme.MUTED, qkv=True)
-        theme.fit(header, theme.CONTENT_W)
-        header.to_edge(UP, buff=0.3)
-        self.play(big.animate.become(header), run_time=b.rt(0.12, 0.7))
+        self.play(big.animate.become(self.header_text(self.script.title)),
+                  run_time=b.rt(0.12, 0.7))
         return big
+
+    def header_text(self, text: str) -> Mobject:
+        """A running header reading ``text``, in the header's place."""
+        header = theme.text(text, theme.HEAD_SIZE, theme.MUTED, qkv=True)
+        theme.fit(header, theme.CONTENT_W)
+        return header.to_edge(UP, buff=0.3)
 
     def fade_in(self, *mobs: Mobject, b: BeatClock, share: float = 0.15, cap: float = 0.8):
         self.play(*[FadeIn(m, shift=0.1 * DOWN) for m in mobs], run_time=b.rt(share, cap))

@@ -323,7 +323,7 @@ class ProjectionsScene(NarratedScene):
                         for i, c in ((0, theme.Q_COLOR), (1, theme.K_COLOR))],
                       run_time=b.rt(0.08, 0.8))
             b.until("differ")
-            self.play(Indicate(mats, scale_factor=1.12), run_time=b.rt(0.08, 0.8))
+            self.play(Indicate(mats, color=theme.FG, scale_factor=1.12), run_time=b.rt(0.08, 0.8))
             legends = VGroup(*[
                 VGroup(widgets.letter_badge(ch, c, radius=0.25, outline=True),
                        theme.text(self.s(key), theme.SMALL_SIZE, c)).arrange(RIGHT, buff=0.2)
@@ -427,15 +427,15 @@ class ProjectionsScene(NarratedScene):
             box = theme.panel(inner.width + 0.6, inner.height + 0.6, theme.MUTED)
             predict = VGroup(box, inner.move_to(box)).move_to(RIGHT * 3.4 + UP * 0.5)
             theme.fit(predict, 5.6)
-            cross = Cross(guess[1], stroke_color=theme.V_COLOR, stroke_width=5)
+            cross = Cross(guess[1], stroke_color=theme.WARN, stroke_width=5)
             b.until("guess")
             self.play(FadeIn(box), FadeIn(sent), FadeIn(guess), run_time=b.rt(0.06, 0.8))
             b.until("wrong")
             self.play(Create(cross), FadeIn(answer), run_time=b.rt(0.06, 0.8))
             back = CurvedArrow(predict.get_bottom() + DOWN * 0.1 + LEFT * 0.4,
                                blocks.get_bottom() + DOWN * 0.15,
-                               angle=-1.0, color=theme.V_COLOR)
-            nudge = theme.text(self.s("nudge"), theme.SMALL_SIZE, theme.V_COLOR)
+                               angle=-1.0, color=theme.WARN)
+            nudge = theme.text(self.s("nudge"), theme.SMALL_SIZE, theme.WARN)
             nudge.move_to(DOWN * 2.2)
             b.until("nudge")
             self.play(Create(back), FadeIn(nudge), run_time=b.rt(0.06, 0.7))

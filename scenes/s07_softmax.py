@@ -196,7 +196,7 @@ class SoftmaxScene(NarratedScene):
                       run_time=b.rt(0.12, 1.0))
             kept = set(d.shift_alt_unchanged)
             pairs = [VGroup(self.naive_bars[1][i][1], alt_bars[1][i][1]) for i in range(n)]
-            moved = [Indicate(pairs[i], color=theme.V_COLOR) for i in range(n) if i not in kept]
+            moved = [Indicate(pairs[i], color=theme.WARN) for i in range(n) if i not in kept]
             if moved:
                 self.play(*moved, run_time=b.rt(0.1, 1.0))
             same = VGroup(*[Underline(lab, color=theme.FG, buff=0.06)
@@ -205,7 +205,7 @@ class SoftmaxScene(NarratedScene):
                 self.play(Create(same), run_time=b.rt(0.08, 0.6))
             self.alt = VGroup(same, alt_col, alt_bars)
             b.until("prob_a")
-            self.p1 = theme.text(self.s("problem1"), theme.BODY_SIZE, theme.V_COLOR)
+            self.p1 = theme.text(self.s("problem1"), theme.BODY_SIZE, theme.WARN)
             self.p1.move_to(UP * self.y_low)
             self.play(FadeIn(self.p1, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
             self.show_working(b, self.alt, "prob_a")  # the other constant's shares are said

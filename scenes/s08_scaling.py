@@ -169,7 +169,7 @@ class ScalingScene(NarratedScene):
                       run_time=b.rt(0.1, 1.0))
             b.until("td")
             self.play(GrowFromEdge(tb["top_raw"][-1], LEFT), run_time=b.rt(0.06, 0.5))
-            self.box = SurroundingRectangle(tb["top_raw"][-1], color=theme.V_COLOR, buff=0.08)
+            self.box = SurroundingRectangle(tb["top_raw"][-1], color=theme.WARN, buff=0.08)
             b.until("box")
             self.play(Create(self.box), run_time=b.rt(0.08, 0.5))
 
@@ -422,17 +422,17 @@ class ScalingScene(NarratedScene):
         x_lab = theme.text(self.s("gap"), theme.SMALL_SIZE, theme.MUTED)
         x_lab.next_to(axes.x_axis, DOWN, buff=0.12).align_to(axes.x_axis, RIGHT)
         x0, x1 = 3.5, 5.5
-        dot = Dot(axes.c2p(x0, 1 / (1 + math.exp(-x0))), color=theme.V_COLOR, radius=0.08)
+        dot = Dot(axes.c2p(x0, 1 / (1 + math.exp(-x0))), color=theme.WARN, radius=0.08)
         dot_to = axes.c2p(x1, 1 / (1 + math.exp(-x1)))
         flat = Rectangle(width=axes.c2p(6, 0)[0] - axes.c2p(3, 0)[0],
                          height=axes.c2p(0, 1.05)[1] - axes.c2p(0, 0)[1])
-        flat.set_stroke(width=0).set_fill(theme.V_COLOR, 0.15)
+        flat.set_stroke(width=0).set_fill(theme.WARN, 0.15)
         flat.move_to(axes.c2p(4.5, 0), aligned_edge=DOWN)
         width = 3.4
         caption = VGroup(
             VGroup(*[theme.label(line, width) for line in self.items("flat")])
             .arrange(DOWN, aligned_edge=LEFT, buff=0.12),
-            VGroup(*[theme.label(line, width, color=theme.V_COLOR)
+            VGroup(*[theme.label(line, width, color=theme.WARN)
                      for line in self.items("stuck")]).arrange(DOWN, aligned_edge=LEFT, buff=0.12),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         graph = VGroup(axes, y_lab, x_lab, flat, curve, dot)
@@ -474,7 +474,7 @@ class ScalingScene(NarratedScene):
         dial.set_fill(theme.PANEL, 1)
         scale = Arc(radius=radius, start_angle=-PI / 4, angle=3 * PI / 2, color=theme.MUTED,
                     stroke_width=6)
-        hot = Arc(radius=radius, start_angle=-PI / 4, angle=PI / 3, color=theme.V_COLOR,
+        hot = Arc(radius=radius, start_angle=-PI / 4, angle=PI / 3, color=theme.WARN,
                   stroke_width=6)
         sweet = Arc(radius=radius, start_angle=PI / 2 - PI / 8, angle=PI / 4, color=SCALED,
                     stroke_width=6)

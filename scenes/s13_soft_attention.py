@@ -120,7 +120,7 @@ class SoftAttentionScene(NarratedScene):
             self.play(Indicate(self.hard[top], color=theme.ACCENT, scale_factor=1.1),
                       run_time=b.rt(0.1, 0.8))
             b.until("flaw")
-            self.play(Indicate(self.hard_head, color=theme.V_COLOR, scale_factor=1.05),
+            self.play(Indicate(self.hard_head, color=theme.WARN, scale_factor=1.05),
                       run_time=b.rt(0.1, 1.0))
 
     def _nudge(self) -> None:
@@ -278,13 +278,13 @@ class SoftAttentionScene(NarratedScene):
             stop = hard_back[1]
             cross = VGroup(Line(UP * 0.2 + LEFT * 0.2, DOWN * 0.2 + RIGHT * 0.2),
                            Line(UP * 0.2 + RIGHT * 0.2, DOWN * 0.2 + LEFT * 0.2))
-            cross.set_stroke(theme.V_COLOR, 6).move_to(stop.get_center())
-            blocked = theme.text(self.s("blocked"), theme.SMALL_SIZE, theme.V_COLOR)
+            cross.set_stroke(theme.WARN, 6).move_to(stop.get_center())
+            blocked = theme.text(self.s("blocked"), theme.SMALL_SIZE, theme.WARN)
             blocked.next_to(cross, DOWN, buff=0.2)
             self.play(FadeIn(cross, scale=1.4), FadeIn(blocked), run_time=b.rt(0.05, 0.6))
             b.until("never")  # the Q and K that never learn: their box in the hard chain
-            self.play(hard_row[0][1][0].animate.set_stroke(theme.V_COLOR, 4),
-                      Indicate(hard_row[0][1][1], color=theme.V_COLOR), run_time=b.rt(0.06, 0.8))
+            self.play(hard_row[0][1][0].animate.set_stroke(theme.WARN, 4),
+                      Indicate(hard_row[0][1][1], color=theme.WARN), run_time=b.rt(0.06, 0.8))
 
     # -- pieces ---------------------------------------------------------------------------------
     def _rows(self, names, shares, color: str) -> VGroup:

@@ -42,6 +42,9 @@ MUTED = style.MUTED
 Q_COLOR, K_COLOR, V_COLOR = style.ROLE_COLORS
 ACCENT = "#7aa2f7"
 GOOD = "#8bd17c"
+# A problem or a wrong step (a cross, "too big", a blocked word): orange, never V's red,
+# which stays the Values' colour only.
+WARN = "#ff9e64"
 PANEL = style.PANEL
 # Share colours, one per set in every scene (hook, softmax, scaling, overview, ...):
 # SHARE_COLOR is the shares attention really uses, softmax of the scores ÷ √d

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from narration.subtitles import cues_for_beat
+from narration.breaks import LONG_LINE, ZH_MAX_CHARS, counted_break
+from narration.subtitles import build_track, cues_for_beat, line_width
 from narration.types import WordTiming
 
 from .support import (
@@ -165,3 +166,27 @@ def test_word_timing_inside_edge_tts_word_is_respected() -> None:
     joined = [line for cue in cues for line in cue.lines]
     ends = {len("".join(joined[: k + 1])) for k in range(len(joined))}
     assert ends <= {e for _, e in spans}
+
+
+@pytest.mark.parametrize("text", [
+    "三处算法一样，但各有一套自己的 Q、K、V 矩阵，分开学习。",
+    "分数还可能是负的：k 在空格想要的特征上为负，就会扣分。这样的分数，还不能直接当份额用。",
+])
+def test_zh_one_line_cues_run_a_little_long_rather_than_break_badly(text: str) -> None:
+    """The one-line cues the bilingual track is built on broke at 「一套|自己」 and
+    「负的：k|在空格」 (seen in the Chinese video): the clause is a little over a line and
+    every place inside it is bad. One line may now run up to LONG_LINE widths; two-line
+    cues keep the width."""
+    words, end = zh_char_timings(text)
+    one = build_track([(text, words, 0.0, end)], "zh", max_lines=1)
+    two = build_track([(text, words, 0.0, end)], "zh", max_lines=2)
+    assert all(len(cue.lines) == 1 for cue in one)
+    joined = [line for cue in one for line in cue.lines]
+    start = 0
+    for line in joined[:-1]:
+        at = text.index(line, start) + len(line)
+        assert not counted_break(text, at, True), (line, joined)
+        start = at
+    assert all(line_width(line, True) <= ZH_MAX_CHARS * LONG_LINE for line in joined)
+    assert any(line_width(line, True) > ZH_MAX_CHARS for line in joined)
+    assert all(line_width(line, True) <= ZH_MAX_CHARS for cue in two for line in cue.lines)
