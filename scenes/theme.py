@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from collections.abc import Callable
 from functools import lru_cache
 
 import manimpango
@@ -254,7 +255,8 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
     """Text broken into lines that fit ``max_width`` (CJK by character, Latin by word),
     never inside quotes or brackets (“grew up” stays on one line), and where the subtitles'
     reader rules allow when such a place fits (``narration.breaks``: not 「长大的 / 地方」,
-    "a place / name" or "take / away"; the last place that fits otherwise)."""
+    "a place / name" or "take / away"), in lines of even length ("gets matched: / what I
+    am", not "gets matched: what I / am")."""
     if " " in s:
         sep, parts = " ", s.split(" ")
     elif any(is_cjk(c) for c in s):
@@ -275,23 +277,67 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
         starts.append(pos)
         pos += len(w) + len(sep)
     zh = any(is_cjk(c) for c in s)
-    lines: list[str] = []
-    i = 0
-    while i < len(words):
-        j = i + 1  # the line is words[i:j]; take as many as fit
-        while j < len(words) and text(sep.join(words[i:j + 1]), size).width <= max_width:
-            j += 1
-        if j < len(words):  # the last fitting place a reader accepts, else a word's end
-            fitting = range(i + 1, j + 1)
-            for ok in (lambda p: _fine_break(s, p, zh), lambda p: _word_end(s, p, zh)):
-                good = [k for k in fitting if ok(starts[k])]
-                if good:
-                    j = good[-1]
-                    break
-        lines.append(sep.join(words[i:j]))
-        i = j
+    widths = [_advance(w, size) for w in words]
+    gap = _advance(sep, size) if sep else 0.0
+
+    def cost(k: int) -> float:  # a break before words[k]
+        if _fine_break(s, starts[k], zh):
+            return 0.0
+        return _WRAP_WORD_END if _word_end(s, starts[k], zh) else _WRAP_INSIDE
+
+    budget = max_width
+    for _ in range(4):  # the estimate (words' widths summed) is checked against the text
+        spans = _balanced(widths, gap, budget, cost, even_last=bool(sep))
+        lines = [sep.join(words[i:j]) for i, j in spans]
+        if all(j == i + 1 or _text_width(line, size) <= max_width
+               for (i, j), line in zip(spans, lines, strict=True)):
+            break
+        budget *= 0.97
     group = VGroup(*[text(line, size, color, qkv=qkv) for line in lines])
     return group.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
+
+
+_WRAP_LINE = 100.0  # each line: as few lines as fit, unless a break is bad
+_WRAP_SLACK = 10.0  # times (room left / width) ** 2 per line, the last included: balanced
+_WRAP_WORD_END = 60.0  # a break the subtitles' judge calls bad, at a word's end
+_WRAP_INSIDE = 1000.0  # inside a word or before a closing mark: only if nothing else fits
+
+
+@lru_cache(maxsize=4096)
+def _text_width(s: str, size: float) -> float:
+    return text(s, size).width
+
+
+def _advance(s: str, size: float) -> float:
+    """How far ``s`` moves the pen (a text's width is its ink's: 「正」 alone is narrower
+    than its place in a line), measured between two bars."""
+    return _text_width(f"|{s}|", size) - _text_width("||", size)
+
+
+def _balanced(widths: list[float], gap: float, max_width: float,
+              cost: Callable[[int], float], even_last: bool) -> list[tuple[int, int]]:
+    """Lines as (first word, end word) by dynamic programming: few lines, good breaks, full
+    lines; with ``even_last`` the last line counts too, so lines come out even (a greedy
+    fill left "what I / am" and "grew / up" on cards; Chinese keeps 「空格拿到的 / 内容」)."""
+    n = len(widths)
+    best = [0.0] * (n + 1)
+    nxt = [n] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        best[i] = float("inf")
+        width = -gap
+        for j in range(i + 1, n + 1):
+            width += widths[j - 1] + gap
+            if width > max_width and j > i + 1:
+                break
+            room = max(0.0, max_width - width) / max_width if j < n or even_last else 0.0
+            c = _WRAP_LINE + _WRAP_SLACK * room ** 2 + best[j] + (cost(j) if j < n else 0.0)
+            if c < best[i]:
+                best[i], nxt[i] = c, j
+    spans, i = [], 0
+    while i < n:
+        spans.append((i, nxt[i]))
+        i = nxt[i]
+    return spans
 
 
 def _word_end(s: str, p: int, zh: bool) -> bool:

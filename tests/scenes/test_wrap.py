@@ -29,3 +29,15 @@ def test_every_line_fits() -> None:
         for width in (1.2, 1.6, 2.4):
             g = theme.wrap(s, width, theme.LABEL_SIZE)
             assert all(m.width <= width + 1e-6 for m in g if len(m.text) > 2), (s, width)
+
+
+def test_latin_lines_come_out_even_not_a_word_left_alone() -> None:
+    """Filled greedily, the hook's role card read "gets matched: what I / am" and a table
+    head "where I grew / up" (seen in the 1080p review); the lines are now balanced."""
+    for s in ("gets matched: what I am", "where I grew up", "the columns are seen here"):
+        one = theme.text(s, theme.LABEL_SIZE).width
+        lines = _lines(s, one * 0.8)  # just too narrow for one line
+        assert len(lines) == 2, lines
+        assert all(len(line) >= 4 for line in lines), lines
+    assert _lines("gets matched: what I am", theme.text("gets matched: what I", theme.LABEL_SIZE)
+                  .width + 0.01) == ["getsmatched:", "whatIam"]
