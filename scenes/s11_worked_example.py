@@ -280,8 +280,8 @@ class WorkedExampleScene(NarratedScene):
                       run_time=min(b.rt(0.08, 0.6), max(0.2, b.time_to("out"))))
             # "the result is": the terms lit in turn, then their sum
             b.until("out")
-            self.play(LaggedStart(*[Indicate(t, color=theme.GOOD, scale_factor=1.08)
-                                    for t in self.terms], lag_ratio=0.5),
+            self.play(LaggedStart(*[widgets.pulse(t, 1.1) for t in self.terms],
+                                  lag_ratio=0.5),
                       run_time=b.rt(0.12, 1.0))
             self.play(FadeIn(eq), FadeIn(self.out, scale=1.2), run_time=b.rt(0.08, 0.6))
             self.show_working(b, line)  # the result is read out by the end of the beat
@@ -305,8 +305,8 @@ class WorkedExampleScene(NarratedScene):
             # "no longer a word on its own": its own part of the blend lit; "but a blend
             # with the others": their rows and terms boxed
             b.until("blend")
-            self.play(*[Indicate(m, color=theme.GOOD, scale_factor=1.08)  # each in place
-                        for m in (self.table[TOKEN][1][ctx.qi], self.terms[ctx.qi])],
+            self.play(Indicate(self.table[TOKEN][1][ctx.qi], color=theme.GOOD, scale_factor=1.08),
+                      widgets.pulse(self.terms[ctx.qi], 1.1),  # each in place, in its colours
                       run_time=min(b.rt(0.12, 0.9), max(0.2, b.time_to("mixed"))))
             b.until("mixed")
             self.play(LaggedStart(*[Create(m) for pair in zip(rows, boxes, strict=True)

@@ -387,6 +387,13 @@ def light(group: Mobject, color: str, scale: float = 1.2) -> list[Animation]:
     return [Indicate(m, color=color, scale_factor=scale) for m in group.submobjects]
 
 
+def pulse(m: Mobject, scale: float = 1.1) -> Animation:
+    """``m`` grown a little and back, keeping its colours: for things in role colours (an
+    Indicate toward green passes through yellow on V's red, seen on the weighted sum's
+    terms)."""
+    return m.animate(rate_func=rate_functions.there_and_back).scale(scale)
+
+
 def light_bar(bar: VGroup, color: str, across: int = 1) -> list[Animation]:
     """A bar (rect, label) lit in place: the rect thickens across its length (axis ``across``:
     1 for a horizontal bar, 0 for an upright one) and takes ``color`` and back, its label
