@@ -34,6 +34,9 @@ _VISIBLE = 0.05
 # Closer than this (scene units; 1080 px / 8 units: about 4 px at 1080p) a text touches its
 # neighbour or a box's edge: legible at 1080p, one blur on a phone
 TIGHT = 0.03
+# A box's edge needs more room than a neighbour's text: its line is drawn on its points, half
+# of a 4 px stroke inside, and at 390 px wide a digit boxed 5 px clear reads as "[1]" or "I".
+TIGHT_BOX = 0.07
 
 
 @dataclass(frozen=True)
@@ -120,10 +123,12 @@ def _highlight(a: Shown, b: Shown) -> bool:
 
 
 def _badge(text, shape) -> bool:
-    """A short text on a disc or tag of about its size, centred on it (①, a letter chip)."""
+    """A short text on a disc or tag of about its size, centred on it (①, a letter chip; a
+    letter's square badge is up to about six times the letter's ink)."""
     cx, cy = (shape[0] + shape[2]) / 2, (shape[1] + shape[3]) / 2
     return (text[0] <= cx <= text[2] and text[1] <= cy <= text[3]
-            and _area(shape) <= 2.5 * _area(text))
+            and (_area(shape) <= 2.5 * _area(text)
+                 or (_area(shape) <= 0.25 and _area(shape) <= 7 * _area(text))))
 
 
 def collisions(mobjects: Sequence[Mobject], texts: Sequence[Shown] | None = None
@@ -194,9 +199,10 @@ def _gap(a, b) -> float:
 
 
 def crowding(mobjects: Sequence[Mobject], texts: Sequence[Shown] | None = None,
-             tight: float = TIGHT) -> list[str]:
-    """Texts closer than ``tight`` to another text, and texts within ``tight`` of a box's
-    edge (inside it or beside it) or across a drawn box's edge, in one state of the stage.
+             tight: float = TIGHT, tight_box: float = TIGHT_BOX) -> list[str]:
+    """Texts closer than ``tight`` to another text, and texts within ``tight_box`` of a
+    box's edge (inside it or beside it) or across a drawn box's edge, in one state of the
+    stage.
     What :func:`collisions` already counts as an overlap is not repeated."""
     texts = shown_texts(mobjects) if texts is None else texts
     found = []
@@ -215,14 +221,14 @@ def crowding(mobjects: Sequence[Mobject], texts: Sequence[Shown] | None = None,
             for g in t.glyph_boxes or (t.box,):
                 if _inside(g, box, 0.0):
                     margin = min(g[0] - box[0], box[2] - g[2], g[1] - box[1], box[3] - g[3])
-                    if margin < tight:
+                    if margin < tight_box:
                         found.append(f"{t.text!r} touches the edge of its box")
                         break
                 elif _shared(g, box) > 0:
                     if not filled:
                         found.append(f"{t.text!r} crosses the edge of a box")
                         break
-                elif _gap(g, box) < tight:
+                elif _gap(g, box) < tight_box:
                     found.append(f"{t.text!r} touches the edge of a box")
                     break
     return found

@@ -162,9 +162,10 @@ class HookScene(NarratedScene):
             theme.fit(question, theme.CONTENT_W)
             question.move_to(lines.get_center())
             b.until("ask")
-            self.play(lines.animate.set_opacity(0), FadeIn(question, shift=0.1 * DOWN),
+            # the sentence out, then the question in at its place (at once, they read as one
+            # garble mid-way)
+            self.play(*widgets.out_then_in(lines, question, shift=0.1 * DOWN),
                       run_time=b.rt(0.12, 0.8))
-            self.remove(lines)
             best, worst = ranks[0], ranks[-1]
             b.until("top")
             self.play(Indicate(chips[best][1], color=theme.GOOD, scale_factor=1.1),

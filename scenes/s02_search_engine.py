@@ -26,7 +26,7 @@ from scenes.base import NarratedScene
 
 BOX_Y = theme.CONTENT_TOP - 0.5
 CARD_W = 9.6
-CARD_H = 1.1
+CARD_H = 1.25
 ROWS_Y = (0.8, -0.55, -1.9)  # the heads above the first card clear of it and the box
 RANKS = "①②③④"
 PAGE_H = 3.3  # room for tags that take two lines

@@ -87,10 +87,13 @@ class LibraryScene(NarratedScene):
             self.play(*[Indicate(c.tags, color=theme.K_COLOR, scale_factor=1.08) for c in cards],
                       run_time=b.rt(0.1, 0.8))
             b.until("books")
-            self.play(FadeIn(v_head), *[Indicate(bk, color=theme.FG, scale_factor=1.08)
+            self.play(FadeIn(v_head), *[widgets.pulse(bk, 1.08)
                                         for bk in books], run_time=b.rt(0.1, 1.0))
             b.until("apart")
             not_same = theme.text(self.s("not_same"), theme.TITLE_SIZE, theme.FG)
+            room = SHELF_L - cards[0].get_right()[0] - 2 * 0.12  # clear of card and case
+            if not_same.width > room:
+                not_same.scale_to_fit_width(room)
             not_same.move_to(RIGHT * (cards[0].get_right()[0] + SHELF_L) / 2
                              + UP * ROWS_Y[0])
             self.play(FadeIn(not_same, scale=0.6),

@@ -226,7 +226,10 @@ class ProjectionsScene(NarratedScene):
             names, q_col, k_col = self._table()
             head = theme.text(self.s("feat_head"), theme.SMALL_SIZE, theme.MUTED)
             head.align_to(names, RIGHT).align_to(q_col[3], DOWN)
-            self.play(FadeIn(q_col[0]), FadeIn(q_col[2]), FadeIn(q_col[3]), FadeIn(head),
+            # the result's name moves up with its numbers: shown at both, it read twice
+            self.play(FadeIn(q_col[0]), FadeIn(q_col[2]), FadeIn(head),
+                      TransformFromCopy(eq_q[5][1], q_col[3]),
+                      eq_q[5][1].animate.set_opacity(0),
                       *[TransformFromCopy(src, dst) for src, dst in
                         zip(eq_q[4][1], q_col[1], strict=True)],
                       run_time=b.rt(0.1, 0.9))
@@ -264,7 +267,7 @@ class ProjectionsScene(NarratedScene):
                       *[TransformFromCopy(src, dst) for src, dst in
                         zip(eq_k[4][1], k_col[1], strict=True)], run_time=b.rt(0.08, 0.8))
             tagged = [i for i, v in enumerate(d.proj_k) if v > 0]
-            tags = VGroup(*[widgets.cell_frame(k_col[1][i], theme.K_COLOR, 0.12, 0.1)
+            tags = VGroup(*[widgets.highlight(k_col[1][i], theme.K_COLOR, 0.08, square=False)
                             for i in tagged])
             self.play(*[Create(f) for f in tags], run_time=b.rt(0.06, 0.6))
             b.until("v")
@@ -314,7 +317,7 @@ class ProjectionsScene(NarratedScene):
             # Why three matrices, not x with x: the word's x, then its q and k side by side,
             # then the matrices that make them differ.
             b.until("why")
-            self.play(*[Indicate(c, color=theme.FG, scale_factor=1.08) for c in cards],
+            self.play(*[widgets.pulse(c, 1.08) for c in cards],  # lit white, chip and label merged
                       run_time=b.rt(0.08, 0.8))
             b.until("same")
             # q and k pulse in their own colours (lit in the pointer's blue, they flashed
@@ -323,7 +326,7 @@ class ProjectionsScene(NarratedScene):
                         for i, c in ((0, theme.Q_COLOR), (1, theme.K_COLOR))],
                       run_time=b.rt(0.08, 0.8))
             b.until("differ")
-            self.play(Indicate(mats, color=theme.FG, scale_factor=1.12), run_time=b.rt(0.08, 0.8))
+            self.play(*[widgets.pulse(m, 1.12) for m in mats], run_time=b.rt(0.08, 0.8))
             legends = VGroup(*[
                 VGroup(widgets.letter_badge(ch, c, radius=0.25, outline=True),
                        theme.text(self.s(key), theme.SMALL_SIZE, c)).arrange(RIGHT, buff=0.2)

@@ -209,14 +209,14 @@ class DotProductScene(NarratedScene):
             widgets.fade_through(self, VGroup(self.rule, self.name, self.q_box, self.k_box),
                                  self.note, run_time=b.rt(0.06, 0.6), shift=0.1 * DOWN)
             shared = self.derived.fill_shared
-            self.hit_q = VGroup(*[SurroundingRectangle(t.q_cells[j], color=theme.GOOD, buff=0.08)
+            self.hit_q = VGroup(*[widgets.highlight(t.q_cells[j], theme.GOOD)
                                   for j in sorted({j for row in shared for j in row})])
             self.play(Create(self.hit_q), run_time=b.rt(0.06, 0.6))
             self.hits = VGroup()
             for i, mark in enumerate(MATCH_MARKS[:self.n]):
                 b.until(mark)
-                row_hits = VGroup(*[SurroundingRectangle(t.k_cells[i][j], color=theme.GOOD,
-                                                         buff=0.08) for j in shared[i]])
+                row_hits = VGroup(*[widgets.highlight(t.k_cells[i][j], theme.GOOD)
+                                    for j in shared[i]])
                 self.hits.add(row_hits)
                 anims = [Indicate(t.score_cells[i], color=theme.GOOD, scale_factor=1.3)]
                 if len(row_hits):
@@ -229,8 +229,8 @@ class DotProductScene(NarratedScene):
         fb, low = self.numbers.fill_blank, self.derived.fill_low
         against_j = [j for j in range(self.dims) if fb.query[j] * fb.K[low][j] < 0]
         with self.beat("negative") as b:
-            against = VGroup(*[SurroundingRectangle(t.k_cells[low][j], color=theme.ACCENT,
-                                                    buff=0.08) for j in against_j])
+            against = VGroup(*[widgets.highlight(t.k_cells[low][j], theme.ACCENT)
+                               for j in against_j])
             note2 = theme.text(self.s("negative"), theme.BODY_SIZE, theme.ACCENT)
             note2.move_to(self.note)
             widgets.fade_through(self, self.note, note2, FadeOut(self.hits), FadeOut(self.hit_q),

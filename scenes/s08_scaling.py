@@ -221,12 +221,15 @@ class ScalingScene(NarratedScene):
             self.target("scores", left[1])
             self.target("kept_top", steps[-1][2][1][0])  # the divided chart's top row
             # the example's shares first, bars growing; the factor as the voice amplifies
-            self.play(FadeIn(left[0]), *[FadeIn(row[0]) for row in left[1]],
+            # (its heading, "amplified", only once they are: it sat over the example's own)
+            self.play(*[FadeIn(row[0]) for row in left[1]],
                       *[GrowFromEdge(row[1], LEFT) for row in left[1]], run_time=b.rt(0.12, 2.0))
-            self.remove(left[0], *[m for row in left[1] for m in row])
+            self.remove(*[m for row in left[1] for m in row])
+            left[0].set_opacity(0)
             self.add(left)  # on stage as one chart: its bars can be named ({@see_scores})
             b.until("amp")
-            self.play(FadeIn(factor, shift=0.1 * DOWN), run_time=b.rt(0.04, 0.6))
+            self.play(FadeIn(factor, shift=0.1 * DOWN), left[0].animate.set_opacity(1),
+                      run_time=b.rt(0.04, 0.6))
             for mark, (new_factor, new_left, _) in zip(("xa", "xb", "xc"), steps[1:],
                                                        strict=False):
                 b.until(mark)
@@ -478,7 +481,7 @@ class ScalingScene(NarratedScene):
                   stroke_width=6)
         sweet = Arc(radius=radius, start_angle=PI / 2 - PI / 8, angle=PI / 4, color=SCALED,
                     stroke_width=6)
-        pointer = Line(center, [0, radius * 0.62, 0], color=theme.Q_COLOR, stroke_width=6)
+        pointer = Line(center, [0, radius * 0.62, 0], color=theme.FG, stroke_width=6)
         label = theme.text(self.s("volume"), theme.SMALL_SIZE, theme.MUTED)
         label.next_to(dial, DOWN, buff=0.55)
         group = VGroup(scale, hot, sweet, dial, pointer, label)

@@ -288,7 +288,7 @@ class WeightedSumScene(NarratedScene):
             self.play(FadeIn(cards, shift=0.1 * DOWN), run_time=b.rt(0.06, 0.6))
             b.until("apple")
             self.play(*[Create(a) for a in arrows], run_time=b.rt(0.08, 0.9))
-            lost = theme.text(self.s("lost"), theme.BODY_SIZE, theme.V_COLOR)
+            lost = theme.text(self.s("lost"), theme.BODY_SIZE, theme.WARN)
             theme.fit(lost, theme.CONTENT_W)
             lost.next_to(cards, DOWN, buff=0.35)
             b.until("lost")

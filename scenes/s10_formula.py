@@ -68,7 +68,7 @@ class FormulaScene(NarratedScene):
             self.steps = widgets.StepLabel(TEXT_X, step_top, theme.BODY_SIZE, "BOLD")
             step = self.steps.make(self.s("step1"))
             b.until("qk")
-            self.play(Create(box), FadeIn(step), run_time=b.rt(0.1, 0.6))
+            self.play(FadeIn(box), FadeIn(step), run_time=b.rt(0.1, 0.6))
             b.until("dot")
             self.play(name[1].animate.set_color(theme.ACCENT), run_time=b.rt(0.05, 0.4))
             self.play(Indicate(name[1], color=theme.ACCENT, scale_factor=1.1),
@@ -105,8 +105,9 @@ class FormulaScene(NarratedScene):
 
         with self.beat("scale") as b:
             b.until("sd")
+            # step ①'s lines go with its heading (they stayed under "② scale")
             self.steps.swap(self, self.s("step2"), Transform(box, self._box(f.select("sd"))),
-                            run_time=b.rt(0.1, 0.6))
+                            FadeOut(pairs), run_time=b.rt(0.1, 0.6))
             b.until("scaled")
             self.play(name[1].animate.set_color(theme.FG), name[0].animate.set_color(theme.ACCENT),
                       run_time=b.rt(0.05, 0.4))
@@ -119,7 +120,7 @@ class FormulaScene(NarratedScene):
         with self.beat("softmax") as b:
             b.until("sm")
             self.steps.swap(self, self.s("step3"), Transform(box, self._box(f.select("sm"))),
-                            FadeOut(pairs), name[0].animate.set_color(theme.FG),
+                            name[0].animate.set_color(theme.FG),
                             run_time=b.rt(0.1, 0.6))
             rowsum = self._lines(self.items("rowsum"), (theme.FG, theme.Q_COLOR))
             rowsum.next_to(self.steps.mob, DOWN, buff=0.45, aligned_edge=LEFT)
@@ -178,7 +179,10 @@ class FormulaScene(NarratedScene):
         return theme.fit(parts, theme.FRAME_W / 2 - theme.MARGIN - TEXT_X)
 
     def _box(self, part: Mobject) -> SurroundingRectangle:
-        return SurroundingRectangle(part, color=theme.ACCENT, buff=0.08)
+        """The step's part of the formula tinted from behind: a frame round QKᵀ lay on the
+        fraction bar and touched the ᵀ and the = beside softmax."""
+        tint = SurroundingRectangle(part, buff=0.08, corner_radius=0.08)
+        return tint.set_stroke(width=0).set_fill(theme.ACCENT, 0.3).set_z_index(-1)
 
     def _lines(self, lines, colors) -> VGroup:
         group = VGroup(*[theme.text(t, theme.BODY_SIZE, c)

@@ -19,6 +19,7 @@ from manim import (
     LaggedStart,
     Line,
     SurroundingRectangle,
+    Underline,
     VGroup,
 )
 
@@ -177,12 +178,12 @@ class WorkedExampleScene(NarratedScene):
                                     theme.ACCENT))
             div.arrange(RIGHT, buff=0.18).move_to(UP * CALC_Y)
             b.until("sqrt")
-            # the step's label at once; the division where the scores' lines are, once they
-            # have shown long enough (Chinese reaches {@about} 1.5 s in, right after)
-            self.steps.swap(self, self.s("step2"), FadeIn(self.table[SCALED][0]),
-                            run_time=b.rt(0.05, 0.4))
+            # the scores' lines once they have shown long enough, then the step's label as
+            # they go (under "② scale" they read as step ②'s working); the division where
+            # they were (Chinese reaches {@about} 1.5 s in, right after)
             self.hold_working(self.calc)
-            self.play(FadeOut(self.calc), run_time=b.rt(0.02, 0.2))
+            self.steps.swap(self, self.s("step2"), FadeIn(self.table[SCALED][0]),
+                            FadeOut(self.calc), run_time=b.rt(0.03, 0.25))
             if b.time_to("about") > 0.3:
                 self.play(FadeIn(div[0], shift=0.1 * UP), run_time=b.rt(0.05, 0.3))
                 b.until("about")
@@ -297,10 +298,11 @@ class WorkedExampleScene(NarratedScene):
             self.play(FadeIn(label, shift=0.1 * UP), Indicate(self.out, color=theme.GOOD),
                       run_time=2 * run / 3)
             # the other words' parts of the blend: their rows in the table, their terms
-            boxes = VGroup(*[SurroundingRectangle(self.terms[i], color=theme.GOOD, buff=0.08,
-                                                  corner_radius=0.06) for i in others])
+            # (terms underlined: a frame round one sat on the + and = beside it)
+            boxes = VGroup(*[Underline(self.terms[i], color=theme.GOOD, buff=0.1,
+                                       stroke_width=4) for i in others])
             rows = VGroup(*[SurroundingRectangle(self.table[TOKEN][1][i], color=theme.GOOD,
-                                                 buff=0.08, corner_radius=0.06)
+                                                 buff=0.12, corner_radius=0.06)
                             for i in others])
             # "no longer a word on its own": its own part of the blend lit; "but a blend
             # with the others": their rows and terms boxed

@@ -125,7 +125,7 @@ class KvSeparateScene(NarratedScene):
             b.until("pull_v")
             self.play(GrowArrow(right_arrow), FadeIn(pull_v), run_time=b.rt(0.08, 0.8))
             b.until("neither")
-            self.play(FadeIn(neither, shift=0.1 * UP), box.animate.set_stroke(theme.V_COLOR),
+            self.play(FadeIn(neither, shift=0.1 * UP), box.animate.set_stroke(theme.WARN),
                       VGroup(pull_k, pull_v).animate.set_opacity(0.45), run_time=b.rt(0.08, 0.8))
             b.until("callback")
             # the two pairs under the sentence they illustrate (at DOWN * 1.75 they came in

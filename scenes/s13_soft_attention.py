@@ -284,7 +284,7 @@ class SoftAttentionScene(NarratedScene):
             self.play(FadeIn(cross, scale=1.4), FadeIn(blocked), run_time=b.rt(0.05, 0.6))
             b.until("never")  # the Q and K that never learn: their box in the hard chain
             self.play(hard_row[0][1][0].animate.set_stroke(theme.WARN, 4),
-                      Indicate(hard_row[0][1][1], color=theme.WARN), run_time=b.rt(0.06, 0.8))
+                      widgets.pulse(hard_row[0][1][1]), run_time=b.rt(0.06, 0.8))  # Q, K kept
 
     # -- pieces ---------------------------------------------------------------------------------
     def _rows(self, names, shares, color: str) -> VGroup:

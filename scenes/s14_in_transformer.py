@@ -35,7 +35,7 @@ from scenes.base import BeatClock, NarratedScene
 
 BLOCK_W, BLOCK_TOP, BLOCK_BOTTOM = 2.9, 2.4, -1.0
 ENC_X, DEC_X = -5.2, -1.35
-LOW_Y, HIGH_Y = -0.2, 1.5  # the two rows of attention boxes inside the blocks
+LOW_Y, HIGH_Y = -0.1, 1.4  # the two rows of attention boxes inside the blocks
 TOKEN_Y = -1.6
 PANEL_LEFT = 0.6  # the explanation panel spans from here to the right margin
 PANEL_X = (PANEL_LEFT + theme.FRAME_W / 2 - theme.MARGIN) / 2
@@ -90,7 +90,7 @@ class InTransformerScene(NarratedScene):
             self.boxes = (self.enc_attn, self.masked, self.cross)
             # each place's number sits just above its box's right end (inside the block,
             # clear of the box's edge and its name)
-            self.tags = [self._mark(m).next_to(box[0], UP, buff=0.06).align_to(box[0], RIGHT)
+            self.tags = [self._mark(m).next_to(box[0], UP, buff=0.1).align_to(box[0], RIGHT)
                          .shift(LEFT * 0.1).set_z_index(2)
                          for m, box in zip(marks, self.boxes, strict=True)]
             for box in self.boxes:  # above the multi-head copies drawn behind them at the end

@@ -167,6 +167,16 @@ def vector_column(entries: Sequence[str], color: str, size: float = theme.NUM_SI
     return col
 
 
+def highlight(m: Mobject, color: str, buff: float = 0.12, square: bool = True) -> Rectangle:
+    """A frame round ``m`` clear of its glyphs (``scenes.overlap.TIGHT_BOX``); ``square``:
+    at least as wide as it is tall (a thin frame round one digit read as "[1]" or "I" on a
+    phone), not where brackets close in at the sides."""
+    height = m.height + 2 * buff
+    width = max(m.width + 2 * buff, height if square else 0.0)
+    box = Rectangle(width=width, height=height, color=color, stroke_width=3)
+    return box.move_to(m)
+
+
 def cell_frame(cells: Mobject, color: str, pad_x: float = 0.14, pad_y: float = 0.16
                ) -> Rectangle:
     """A frame around entries of a vector or matrix that stays inside its brackets."""

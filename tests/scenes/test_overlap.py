@@ -139,6 +139,9 @@ def test_a_label_on_or_across_a_box_edge_touches_it_and_a_framed_label_does_not(
     across = Rectangle(width=1, height=1).move_to(head.get_right())
     assert overlap.crowding([across, head]) == ["'body text' crosses the edge of a box"]
     assert overlap.crowding([SurroundingRectangle(head, buff=0.1), head]) == []
+    # a highlight box 0.05 clear (about 3 px of gap left inside its stroke on a phone)
+    assert overlap.crowding([SurroundingRectangle(head, buff=0.05), head]) == [
+        "'body text' touches the edge of its box"]
 
 
 def test_words_of_one_phrase_a_tinted_cell_and_a_shadow_are_not_crowding() -> None:
