@@ -196,7 +196,7 @@ class ScalingScene(NarratedScene):
             self.play(FadeOut(pl["all"]), FadeOut(self.box), FadeIn(tb["legend_scaled"]),
                       run_time=b.rt(0.06, 0.4))
             self.play(*[GrowFromEdge(m, LEFT) for m in tb["spread_scaled"]],
-                      run_time=b.rt(0.12, 1.0))
+                      tb["d"].animate.shift(0.2 * DOWN), run_time=b.rt(0.12, 1.0))
             b.until("ts")
             self.play(*[GrowFromEdge(m, LEFT) for m in tb["top_scaled"]],
                       run_time=b.rt(0.12, 1.0))
@@ -369,7 +369,7 @@ class ScalingScene(NarratedScene):
         top = theme.CONTENT_TOP - 0.15
         d_x = LEFT_X + 0.35
         spread_x = LEFT_X + 1.1
-        sqrt_x = spread_x + BAR_MAX + 1.25
+        sqrt_x = spread_x + BAR_MAX + 1.4  # clear of the longest bar's label (16.1 | 16)
         top_x = sqrt_x + 0.7
         setup = theme.text(self.s("setup"), theme.SMALL_SIZE, theme.MUTED)
         theme.fit(setup, theme.CONTENT_W)
@@ -397,7 +397,9 @@ class ScalingScene(NarratedScene):
         }
         for i, r in enumerate(rows):
             y = head_y - 0.75 - i * ROW_H
-            out["d"].add(theme.text(self.num(r.d), theme.NUM_SIZE).move_to([d_x, y, 0]))
+            # d on its row's one bar until the ÷ √d bar joins it below (``_scaled``): set
+            # between the two from the start, it read as the label of nothing
+            out["d"].add(theme.text(self.num(r.d), theme.NUM_SIZE).move_to([d_x, y + 0.2, 0]))
             out["sqrt"].add(theme.text(self.num(math.sqrt(r.d)), theme.SMALL_SIZE, theme.MUTED)
                             .move_to([sqrt_x, y + 0.2, 0]))
             pieces = (

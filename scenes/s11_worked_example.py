@@ -28,12 +28,12 @@ from qkv_math.numbers import WorkedExample
 from scenes import theme, widgets
 from scenes.base import NarratedScene
 
-ROW_H = 0.82
+ROW_H = 0.76
 CELL = 34  # this scene's table is the focus: larger than the theme's body text
 HEAD = 26
 BAR_LEN = 3.0
 CALC_Y = theme.CONTENT_BOTTOM + 0.6  # the line where each step's arithmetic is written out
-STACK_GAP = 0.16  # between the scores' lines, stacked up from the content's bottom
+STACK_GAP = 0.12  # between the scores' lines, stacked up from the content's bottom
 # table columns
 TOKEN, QCOL, KCOL, VCOL, SCORE, SCALED, EXP, WEIGHT = range(8)
 

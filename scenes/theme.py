@@ -282,7 +282,8 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
 
     def cost(k: int) -> float:  # a break before words[k]
         if _fine_break(s, starts[k], zh):
-            return 0.0
+            before = s[:starts[k]].rstrip()[-1:]
+            return 0.0 if before in _CLAUSE_END else 5.0 if before in ",，、" else _WRAP_PLAIN
         return _WRAP_WORD_END if _word_end(s, starts[k], zh) else _WRAP_INSIDE
 
     budget = max_width
@@ -299,6 +300,8 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
 
 _WRAP_LINE = 100.0  # each line: as few lines as fit, unless a break is bad
 _WRAP_SLACK = 10.0  # times (room left / width) ** 2 per line, the last included: balanced
+_CLAUSE_END = frozenset(".:;!?。：；！？")
+_WRAP_PLAIN = 15.0  # a fine break between words; after a clause's end costs 0, a comma 5
 _WRAP_WORD_END = 60.0  # a break the subtitles' judge calls bad, at a word's end
 _WRAP_INSIDE = 1000.0  # inside a word or before a closing mark: only if nothing else fits
 
