@@ -498,9 +498,10 @@ def _break_lines(text: str, atoms: list[_Atom], zh: bool, times: list[tuple[floa
     what a short cue does, and a line may run up to ``LONG_LINE`` times the width at a
     cost."""
     limit = ZH_MAX_CHARS if zh else EN_MAX_CHARS
-    # a one-line cue has the room of a second line under it: it may run a little long where
-    # every break in reach is a bad one (but each Q、K、V | matrix), never in two-line cues
-    longest = limit * LONG_LINE if one_line_cues else limit
+    # a one-line Chinese cue has the room of a second line under it: it may run a little long
+    # where every break in reach is a bad one (一套|自己), never in two-line cues; English
+    # keeps its 42 (a 52-character line cost "the key | of France" elsewhere)
+    longest = limit * LONG_LINE if one_line_cues and zh else limit
     n = len(atoms)
     best = [math.inf] * (n + 1)
     back = [0] * (n + 1)
