@@ -122,6 +122,7 @@ _COST_SPACE_ZH = 40.0
 _COST_BEFORE_OPENER = 40.0
 _COST_CJK = 50.0
 _COST_SPACE_EN = 60.0
+_COST_OF = 70.0
 _COST_AFTER_ARTICLE = 90.0
 _COST_INSIDE_WORD = 100.0
 _COST_FRAGMENT = 70.0  # a break leaving one or two words cut off from their clause
@@ -331,6 +332,8 @@ def _break_cost(text: str, a: tuple[int, int], b: tuple[int, int], zh: bool,
         after = text[b[1]:].split()
         if nword in _EN_CONJ:
             cost = _COST_CONJ
+        elif nword == "of":  # "the key | of France": "of" binds to the noun before it
+            cost = _COST_OF
         elif nword in _EN_PREP:
             stranded = after and (after[0].lower() in _EN_STRANDING
                                   or not after[0][:1].isalnum())
