@@ -97,12 +97,18 @@ def on_stage(mob: Mobject, mobjects: Iterable[Mobject]) -> bool:
     return bool(parts) and all(id(p) in stage for p in parts) and _showing(mob)
 
 
+def _pulse(m: Mobject) -> float:
+    """``PULSE``, less for a long thing: grown, each side moves at most half of ``BUFF``
+    (a sentence 7 units wide at 1.05 crossed the outline drawn round it)."""
+    return min(PULSE, 1 + BUFF / max(m.width, m.height, 1e-6))
+
+
 def indication(mobs: Sequence[Mobject], run_time: float) -> AnimationGroup:
     """Grow each named thing a little and back, while a line is drawn round it: a pointer
     that keeps its colours (Q yellow, K teal, V red stay so)."""
     return AnimationGroup(
         *[a for m in mobs for a in (
-            m.animate(rate_func=there_and_back).scale(PULSE),
+            m.animate(rate_func=there_and_back).scale(_pulse(m)),
             # drawn, then faded: an outline traced and untraced leaves a stray dash at its ends
             Circumscribe(m, color=theme.ACCENT, buff=BUFF, stroke_width=3, fade_out=True))],
         run_time=run_time,

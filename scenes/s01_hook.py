@@ -19,6 +19,7 @@ from manim import (
     Indicate,
     Line,
     Rectangle,
+    Underline,
     VGroup,
 )
 
@@ -239,11 +240,10 @@ class HookScene(NarratedScene):
         return chips, blank_chip
 
     @staticmethod
-    def _word_box(glyphs: VGroup, color: str) -> Rectangle:
-        """A frame around a word of the sentence: tight at the sides, where a comma's ink
-        sits close to the word's, roomier above and below."""
-        return Rectangle(width=glyphs.width + 0.08, height=glyphs.height + 0.22,
-                         color=color).move_to(glyphs)
+    def _word_box(glyphs: VGroup, color: str) -> Line:
+        """A word of the sentence marked by a line under it: a frame round it cut into the
+        characters on either side (the words sit a glyph's spacing apart)."""
+        return Underline(glyphs, color=color, buff=0.1, stroke_width=5)
 
     @staticmethod
     def _role_card(letter: str, name: str, role: str, color: str) -> VGroup:

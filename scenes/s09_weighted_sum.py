@@ -10,6 +10,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Animation,
     Create,
     CurvedArrow,
     FadeIn,
@@ -318,10 +319,10 @@ class WeightedSumScene(NarratedScene):
             self.v_title.shift(RIGHT * gap)
 
     @staticmethod
-    def _light(cell: VGroup, head: Mobject, scale: float = 1.05) -> list[Indicate]:
-        """A sum cell and its column's heading lit in the result's colour, each in place."""
-        return [Indicate(cell, color=theme.GOOD, scale_factor=scale),
-                Indicate(head, color=theme.GOOD, scale_factor=1.0)]
+    def _light(cell: VGroup, head: Mobject, scale: float = 1.05) -> list[Animation]:
+        """A sum cell and its column's heading pulsed, each in place and in its colours (lit
+        green, V's red headings passed through yellow and the other headings stayed red)."""
+        return [widgets.pulse(cell, scale), widgets.pulse(head, 1.1)]
 
     def _cell(self, value: float, x: float, y: float, color: str) -> VGroup:
         """A number over a bar whose length is its value (a share of the cell width)."""

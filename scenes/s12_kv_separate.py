@@ -42,6 +42,9 @@ def _chip(s: str, color: str) -> VGroup:
                         weight="BOLD")
 
 
+PADS = (0.22, 0.26)  # a frame round entries: clear of them, of their brackets and neighbours
+
+
 def _column(entries: list[str], color: str, label: str) -> VGroup:
     """A vector as a roomy column in brackets, its label above: (left, nums, right, label)."""
     return widgets.vector_column(entries, color, theme.EMPH_SIZE, label, gap=0.3, pad=0.16,
@@ -226,10 +229,11 @@ class KvSeparateScene(NarratedScene):
         right.next_to(left, RIGHT, buff=1.0).align_to(left, DOWN)
         matched = list(self.derived.fill_shared[0])
         given = list(self.derived.fill_value_has[0])
-        match_box = VGroup(*[widgets.cell_frame(VGroup(*[col[1][i] for i in run]), color)
+        match_box = VGroup(*[widgets.cell_frame(VGroup(*[col[1][i] for i in run]), color, *PADS)
                              for run in _runs(matched)
                              for col, color in ((qcol, theme.Q_COLOR), (kcol, theme.K_COLOR))])
-        give_box = VGroup(*[widgets.cell_frame(VGroup(*[vcol[1][i] for i in run]), theme.V_COLOR)
+        give_box = VGroup(*[widgets.cell_frame(VGroup(*[vcol[1][i] for i in run]), theme.V_COLOR,
+                                              *PADS)
                             for run in _runs(given)])
         what = fb.value_features[self.lang][given[0]] if given else "—"
         chip = _chip(what, theme.V_COLOR)

@@ -42,7 +42,7 @@ PANEL_X = (PANEL_LEFT + theme.FRAME_W / 2 - theme.MARGIN) / 2
 PANEL_W = theme.FRAME_W / 2 - theme.MARGIN - PANEL_LEFT
 PANEL_TOP = theme.CONTENT_TOP - 0.1
 N_HEADS = 3  # heads drawn in the multi-head sketch (an illustration, not an example value)
-HEAD_COLORS = ("#7aa2f7", "#b48ead", "#d08770")
+HEAD_COLORS = ("#7aa2f7", "#b48ead", "#a9b1d6")  # none a role's (a salmon third read as V)
 CELL_W, CELL_H = 1.3, 0.75  # the who-looks-at-whom grid
 
 
@@ -236,7 +236,8 @@ class InTransformerScene(NarratedScene):
             sketch.move_to(RIGHT * PANEL_X).align_to(UP * PANEL_TOP, UP)
             shadows = VGroup(*[self._shadows(box) for box in self.boxes])
             b.until("heads")
-            self.play(FadeOut(VGroup(self.rows, self.note)),
+            # the places' numbers go: the heads' copies stack where they stood
+            self.play(FadeOut(VGroup(self.rows, self.note, *self.tags)),
                       *[self._unfocus(box) for box in self.boxes],
                       run_time=b.rt(0.05, 0.4))
             self.play(FadeIn(shadows), FadeIn(heads_title),
@@ -293,7 +294,8 @@ class InTransformerScene(NarratedScene):
         for k in (2, 1):
             s = theme.panel(box[0].width, box[0].height, theme.MUTED)
             s.set_fill(opacity=0.45)  # only their edges show behind the box (its name is on it)
-            out.add(overlap.behind(s.move_to(box[0]).shift((LEFT + UP) * 0.1 * k)))
+            # (0.07 a copy: at 0.1 the last one lay on the block's own edge)
+            out.add(overlap.behind(s.move_to(box[0]).shift((LEFT + UP) * 0.07 * k)))
         return out
 
     def _tokens(self, words: list[str], caption: str, x: float) -> VGroup:

@@ -153,7 +153,8 @@ def matrix(rows: Sequence[Sequence[str]], color: str, size: float = theme.NUM_SI
     """
     cells = VGroup(*[theme.text(e, size, color) for row in rows for e in row])
     cells.arrange_in_grid(rows=len(rows), cols=len(rows[0]), buff=(0.4, 0.16))
-    return in_brackets(cells, color, thickness=0.06, min_height=0.62)
+    # brackets 0.18 out: a frame round an end column (cell_frame) fits between them
+    return in_brackets(cells, color, pad=0.18, thickness=0.06, min_height=0.62)
 
 
 def vector_column(entries: Sequence[str], color: str, size: float = theme.NUM_SIZE,
