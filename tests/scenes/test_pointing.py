@@ -81,3 +81,21 @@ def test_every_see_mark_points_at_something_as_it_is_said(info, lang, shipped_sc
     for (at, beat, name), (_, _, played) in zip(due, scene.pointed, strict=True):
         assert at - pointing.LEAD - 0.1 <= played <= at + LATE, (beat, name)
     assert not [w for w in scene.warnings if "point" in w or "names nothing" in w]
+
+
+@pytest.mark.parametrize("s", ["√d", "除以 √d：排名不变，份额不会更极端"])
+def test_a_named_thing_at_its_peak_stays_inside_the_outline_drawn_round_it(s: str) -> None:
+    """Scaling's caption, seven units wide, grew 1.05x past the outline circled round it
+    (seen touching 除 and 端 in the review): the pulse is smaller for a long thing."""
+    from manim import Circumscribe
+
+    text = theme.text(s, theme.BODY_SIZE)
+    left, right = text.get_left()[0], text.get_right()[0]
+    anims = pointing.indication([text], 1.0).animations
+    pulse = next(a for a in anims if not isinstance(a, Circumscribe))
+    pulse.begin()
+    pulse.interpolate(0.5)  # there and back: the peak at the middle
+    grown = (text.get_left()[0], text.get_right()[0])
+    assert grown[0] < left and grown[1] > right  # it does grow ...
+    # ... each side by at most half the outline's room
+    assert max(left - grown[0], grown[1] - right) <= pointing.BUFF / 2 + 1e-6
