@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import ClassVar
 
-from manim import DOWN, UP, FadeIn, FadeOut, Group, Mobject, Scene, config
+from manim import DOWN, UP, Animation, FadeIn, FadeOut, Group, Mobject, Scene, config
 
 from narration import numfmt
 from narration.timeline import (
@@ -19,7 +19,7 @@ from narration.timeline import (
     beat_grid,
     grid_end,
 )
-from scenes import composition, legibility, overlap, pointing, theme
+from scenes import composition, legibility, overlap, pointing, theme, widgets
 from scenes.context import load_context, plain_plan
 from scenes.contract import ScenePlan, SceneReport
 from scenes.recording import project_code
@@ -410,6 +410,7 @@ class NarratedScene(Scene):
         fades in at the header's place at once."""
         if self.quick_title:
             header = self.header_text(self.script.title)
+            self.header_mob = header
             self.play(FadeIn(header, shift=0.1 * DOWN), run_time=b.rt(0.05, 0.4))
             return header
         big = theme.text(self.script.title, theme.TITLE_SIZE, theme.FG, weight="BOLD", qkv=True)
@@ -417,7 +418,15 @@ class NarratedScene(Scene):
         self.play(theme.reveal(big), run_time=b.rt(0.2, 1.2))
         self.play(big.animate.become(self.header_text(self.script.title)),
                   run_time=b.rt(0.12, 0.7))
+        self.header_mob = big
         return big
+
+    def retitle(self, text: str) -> list[Animation]:
+        """Animations (for one ``play``) changing the running header to ``text``: a new
+        part of the scene under its own heading, not the one it opened with."""
+        old, new = getattr(self, "header_mob", None), self.header_text(text)
+        self.header_mob = new
+        return widgets.out_then_in(old, new, shift=0.1 * DOWN)
 
     def header_text(self, text: str) -> Mobject:
         """A running header reading ``text``, in the header's place."""

@@ -180,8 +180,7 @@ class HookScene(NarratedScene):
     def _qkv(self) -> None:
         with self.beat("qkv") as b:
             # the puzzle's heading goes with the puzzle: the cards get their own
-            self.clear_content(b)
-            self.header = self.header_text(self.s("qkv_title"))
+            self.clear_content(b, keep=(self.header,))
             cards = VGroup(*[
                 self._role_card(letter, self.s(f"{key}_name"), self.s(f"{key}_role"), color)
                 for letter, key, color in (("Q", "q", theme.Q_COLOR), ("K", "k", theme.K_COLOR),
@@ -190,7 +189,7 @@ class HookScene(NarratedScene):
             theme.place_in_content(cards)
             # "three vectors every word carries": three empty frames at once, then each fills
             # as its name is said (the screen was empty for the first seconds).
-            self.play(FadeIn(self.header, shift=0.1 * DOWN), *[FadeIn(card[0]) for card in cards],
+            self.play(*self.retitle(self.s("qkv_title")), *[FadeIn(card[0]) for card in cards],
                       run_time=b.rt(0.08, 0.6))
             for card, mark in zip(cards, ("q", "k", "v"), strict=True):
                 b.until(mark)

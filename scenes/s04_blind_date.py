@@ -154,7 +154,9 @@ class BlindDateScene(NarratedScene):
                       run_time=b.rt(0.1, 0.7))
 
         with self.beat("bridge") as b:
-            self.play(FadeOut(legend), run_time=b.rt(0.05, 0.4))
+            # the party's heading goes as the guests become a sentence's words
+            self.play(FadeOut(legend), *self.retitle(self.s("bridge_title")),
+                      run_time=b.rt(0.05, 0.4))
             names = [*fb.tokens[self.lang], self.s("you_word")]
             words = [self._word(name, x) for name, x in zip(names, [*xs, YOU_X], strict=True)]
             people = [*guests, you]

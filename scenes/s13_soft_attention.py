@@ -264,7 +264,7 @@ class SoftAttentionScene(NarratedScene):
                       FadeIn(grad), run_time=b.time_to("qk"))
             scores_box = soft_row[0][1]
             self.play(scores_box[0].animate.set_stroke(theme.GOOD, 4),
-                      Indicate(scores_box[1], color=theme.GOOD), run_time=b.rt(0.06, 0.8))
+                      widgets.pulse(scores_box[1]), run_time=b.rt(0.06, 0.8))
             b.until("e2e")
             self.play(FadeIn(e2e, shift=0.1 * UP), run_time=b.rt(0.05, 0.6))
             b.until("hard")
