@@ -87,9 +87,10 @@ class FormulaScene(NarratedScene):
         with self.beat("grid") as b:
             pairs = self._lines(self.items("pairs"), (theme.Q_COLOR, theme.K_COLOR, theme.FG))
             pairs.next_to(self.steps.mob, DOWN, buff=0.45, aligned_edge=LEFT)
-            b.until("all")
+            b.until("all")  # "all pairs at once": every pair's dot at once (the grid stood
+            # empty, names only, for ten seconds)
             self.play(Indicate(box, color=theme.ACCENT, scale_factor=1.05),
-                      run_time=b.rt(0.08, 0.8))
+                      FadeIn(grid["dots"], scale=0.5), run_time=b.rt(0.08, 0.8))
             b.until("rows")
             self.play(Indicate(grid["rows"], color=theme.Q_COLOR),
                       FadeIn(pairs[0], shift=0.1 * RIGHT), run_time=b.rt(0.08, 0.8))
@@ -97,7 +98,7 @@ class FormulaScene(NarratedScene):
             self.play(Indicate(grid["cols"], color=theme.K_COLOR),
                       FadeIn(pairs[1], shift=0.1 * RIGHT), run_time=b.rt(0.08, 0.8))
             b.until("cells")
-            self.play(FadeIn(grid["dots"], scale=0.5), FadeIn(pairs[2], shift=0.1 * RIGHT),
+            self.play(widgets.pulse(grid["dots"], 1.06), FadeIn(pairs[2], shift=0.1 * RIGHT),
                       run_time=b.rt(0.1, 0.8))
             self.play(Indicate(grid["row_marks"][0], color=theme.Q_COLOR, scale_factor=1.0),
                       Indicate(grid["col_marks"][0], color=theme.K_COLOR, scale_factor=1.0),
