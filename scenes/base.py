@@ -19,7 +19,7 @@ from narration.timeline import (
     beat_grid,
     grid_end,
 )
-from scenes import composition, legibility, overlap, pointing, theme, widgets
+from scenes import composition, legibility, overlap, pointing, role_colours, theme, widgets
 from scenes.context import load_context, plain_plan
 from scenes.contract import ScenePlan, SceneReport
 from scenes.recording import project_code
@@ -160,8 +160,9 @@ class NarratedScene(Scene):
         return float(self.renderer.time)
 
     def play(self, *args, **kwargs) -> None:
-        """Manim's play, measuring the text on screen once the animations end, and noting
-        text drawn over text while they run or after (``scenes.overlap``)."""
+        """Manim's play, measuring the text on screen once the animations end, noting text
+        drawn over text while they run or after (``scenes.overlap``) and a role's item lit
+        out of its colour (``scenes.role_colours``, a warning)."""
         before = overlap.shown_texts(self.mobjects)
         super().play(*args, **kwargs)
         after = overlap.shown_texts(self.mobjects)
@@ -173,6 +174,10 @@ class NarratedScene(Scene):
                 self._overlaps_seen.add(what)
                 self.overlaps.append(f"{self.scene_id}.{self._beat_id} at {self.now:.1f} s: "
                                      f"{what}")
+        for what in role_colours.flashes(a for a in args if isinstance(a, Animation)):
+            if what not in self._overlaps_seen:
+                self._overlaps_seen.add(what)
+                self.warn(f"beat {self._beat_id!r} at {self.now:.1f} s: {what}")
         self._measure_text()
 
     def wait(self, duration: float = 1.0, stop_condition=None, frozen_frame=None) -> None:

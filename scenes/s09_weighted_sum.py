@@ -224,7 +224,7 @@ class WeightedSumScene(NarratedScene):
             self.play(Write(line), FadeIn(total), run_time=b.rt(0.06, 0.5))
             for j in range(len(P_X)):  # column by column, as the voice reads them
                 column = VGroup(*[self.products[i][j] for i in range(n)])
-                self.play(*widgets.light(column, theme.GOOD, 1.05),
+                self.play(*[widgets.pulse(m, 1.05) for m in column],  # V's red kept
                           FadeIn(sums[j], shift=0.3 * DOWN), run_time=b.rt(0.07, 0.8))
             result = theme.text(self.s("result"), theme.SMALL_SIZE, theme.GOOD)
             result.next_to(sums, DOWN, buff=0.2)
@@ -246,7 +246,7 @@ class WeightedSumScene(NarratedScene):
                           run_time=b.rt(0.1, 0.8))
             b.until("next")  # "this vector"
             if "onward" in b.marks:  # the overview's script says it in one word
-                self.play(Indicate(VGroup(box, sums), color=theme.GOOD, scale_factor=1.05),
+                self.play(widgets.pulse(VGroup(box, sums), 1.05),  # its V-red sums stay red
                           run_time=min(b.rt(0.06, 0.6), max(0.2, b.time_to("onward"))))
             onward = theme.text(self.s("next_layer"), theme.SMALL_SIZE, theme.GOOD)
             onward.next_to(box, RIGHT, buff=0.3)

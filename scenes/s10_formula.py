@@ -165,8 +165,11 @@ class FormulaScene(NarratedScene):
             widgets.fade_through(self, VGroup(self.steps.mob, mix), para[0], FadeOut(box),
                                  run_time=b.rt(0.1, 0.6), shift=0.1 * RIGHT)
             b.until("all")
-            self.play(*[Indicate(VGroup(row_boxes[i], arrows[i], outs[i]), color=theme.GOOD,
+            # each row's box and arrow flash white; its output, a blend of V's, pulses in
+            # V's red (lit green, the red boxes passed through yellow)
+            self.play(*[Indicate(VGroup(row_boxes[i], arrows[i]), color=theme.FG,
                                  scale_factor=1.0) for i in range(n)],
+                      *[widgets.pulse(outs[i], 1.08) for i in range(n)],
                       FadeIn(para[1], shift=0.1 * RIGHT), run_time=b.rt(0.15, 1.2))
 
     # -- pieces ---------------------------------------------------------------------------------

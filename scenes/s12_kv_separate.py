@@ -169,8 +169,9 @@ class KvSeparateScene(NarratedScene):
 
         with self.beat("summary") as b:
             lines = view["lines"]
-            self.play(Indicate(VGroup(view["match"], *view["matched"]), color=theme.K_COLOR,
-                               scale_factor=1.05), run_time=b.rt(0.12, 1.0))
+            # the matching frames and the Q and K entries in them, each in its own colour
+            self.play(*[widgets.pulse(m, 1.05) for m in (*view["match"], *view["matched"])],
+                      run_time=b.rt(0.12, 1.0))
             self.play(Indicate(VGroup(view["give"], *view["given"]), color=theme.V_COLOR,
                                scale_factor=1.05), run_time=b.rt(0.12, 1.0))
             b.until("sum_k")

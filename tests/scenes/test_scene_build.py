@@ -25,12 +25,14 @@ def test_every_scene_has_parallel_scripts():
 @pytest.mark.parametrize("info", SCENES, ids=[s.scene_id for s in SCENES])
 def test_scene_builds_every_beat_inside_the_frame(info, lang, shipped_scene):
     """... and clean: no text over text, touching another or a box's edge, or garbled in a
-    transition, at any animation's end (``scenes.overlap``)."""
+    transition, at any animation's end (``scenes.overlap``); no Q, K or V lit in another
+    colour (``scenes.role_colours``)."""
     scene = shipped_scene(info, lang)
     played = [b.id for b in scene._times]
     assert played == [b.id for b in scene.script.beats]
     assert scene.layout_issues == []
     assert scene.overlaps == []
+    assert [w for w in scene.warnings if "out of its role's colour" in w] == []
 
 
 def test_plain_manim_cli_builds_a_scene_without_a_plan(tmp_path):
