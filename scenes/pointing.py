@@ -98,9 +98,9 @@ def on_stage(mob: Mobject, mobjects: Iterable[Mobject]) -> bool:
 
 
 def _pulse(m: Mobject) -> float:
-    """``PULSE``, less for a long thing: grown, each side moves at most half of ``BUFF``
+    """``PULSE``, less for a long thing: grown, each side moves at most a third of ``BUFF``
     (a sentence 7 units wide at 1.05 crossed the outline drawn round it)."""
-    return min(PULSE, 1 + BUFF / max(m.width, m.height, 1e-6))
+    return min(PULSE, 1 + 2 * BUFF / 3 / max(m.width, m.height, 1e-6))
 
 
 def indication(mobs: Sequence[Mobject], run_time: float) -> AnimationGroup:
