@@ -248,7 +248,9 @@ class NarratedScene(Scene):
             self.warn(f"beat {self._beat_id!r}: {{@{cue.mark}}} names nothing on screen")
             return
         self.pointed.append((self._beat_id, cue.name, self.now))
-        self.play(pointing.indication(found, run_time))
+        named = {id(m) for mob in found for m in mob.get_family()}
+        others = [t.box for t in overlap.shown_texts(self.mobjects) if not t.glyphs & named]
+        self.play(pointing.indication(found, run_time, others))
 
     def play_internal(self, skip_rendering: bool = False) -> None:
         """Manim's animation loop, noting the working lines it took off the stage (gone as

@@ -35,6 +35,9 @@ beside its "=" or a cell between brackets must not touch its neighbours."""
 BUFF = 0.14
 """Room between the named thing and the outline drawn round it (a tighter one sat on the
 glyphs)."""
+MIN_BUFF = 0.07
+"""The least room, where another text is close (half the gap to it, down to this)."""
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -97,19 +100,38 @@ def on_stage(mob: Mobject, mobjects: Iterable[Mobject]) -> bool:
     return bool(parts) and all(id(p) in stage for p in parts) and _showing(mob)
 
 
-def _pulse(m: Mobject) -> float:
-    """``PULSE``, less for a long thing: grown, each side moves at most a third of ``BUFF``
+def _pulse(m: Mobject, buff: float = BUFF) -> float:
+    """``PULSE``, less for a long thing: grown, each side moves at most a third of ``buff``
     (a sentence 7 units wide at 1.05 crossed the outline drawn round it)."""
-    return min(PULSE, 1 + 2 * BUFF / 3 / max(m.width, m.height, 1e-6))
+    return min(PULSE, 1 + 2 * buff / 3 / max(m.width, m.height, 1e-6))
 
 
-def indication(mobs: Sequence[Mobject], run_time: float) -> AnimationGroup:
+def _buff(m: Mobject, neighbours: Sequence[Box]) -> float:
+    """``BUFF``, less where another text is near: the outline passes between them, not
+    across the neighbour ("what the blank receives" circled across "→ on to the next
+    layer" just below it)."""
+    box = (m.get_left()[0], m.get_bottom()[1], m.get_right()[0], m.get_top()[1])
+    gaps = [g for n in neighbours if (g := _gap(box, n)) > 0]
+    return max(MIN_BUFF, min(BUFF, min(gaps) / 2)) if gaps else BUFF
+
+
+def _gap(a: Box, b: Box) -> float:
+    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
+def indication(mobs: Sequence[Mobject], run_time: float,
+               neighbours: Sequence[Box] = ()) -> AnimationGroup:
     """Grow each named thing a little and back, while a line is drawn round it: a pointer
-    that keeps its colours (Q yellow, K teal, V red stay so)."""
-    return AnimationGroup(
-        *[a for m in mobs for a in (
-            m.animate(rate_func=there_and_back).scale(_pulse(m)),
-            # drawn, then faded: an outline traced and untraced leaves a stray dash at its ends
-            Circumscribe(m, color=theme.ACCENT, buff=BUFF, stroke_width=3, fade_out=True))],
-        run_time=run_time,
-    )
+    that keeps its colours (Q yellow, K teal, V red stay so). ``neighbours``: the boxes
+    (left, bottom, right, top) of the other texts on stage, which the line keeps clear of."""
+    anims = []
+    for m in mobs:
+        buff = _buff(m, neighbours)
+        anims += [m.animate(rate_func=there_and_back).scale(_pulse(m, buff)),
+                  # drawn, then faded: an outline traced and untraced leaves a stray dash
+                  # at its ends
+                  Circumscribe(m, color=theme.ACCENT, buff=buff, stroke_width=3,
+                               fade_out=True)]
+    return AnimationGroup(*anims, run_time=run_time)

@@ -99,3 +99,22 @@ def test_a_named_thing_at_its_peak_stays_inside_the_outline_drawn_round_it(s: st
     assert grown[0] < left and grown[1] > right  # it does grow ...
     # ... each side by at most half the outline's room
     assert max(left - grown[0], grown[1] - right) <= pointing.BUFF / 2 + 1e-6
+
+
+def test_the_outline_round_a_named_thing_keeps_clear_of_a_text_close_by() -> None:
+    """'what the blank receives' was circled 0.14 units out, across '→ on to the next
+    layer' 0.1 below it: the outline now passes between them; alone, it keeps its room."""
+    from manim import DOWN, Circumscribe
+
+    named = theme.text("what the blank receives", theme.LABEL_SIZE)
+    below = theme.text("→ on to the next layer", theme.LABEL_SIZE).next_to(named, DOWN,
+                                                                           buff=0.1)
+    box = (below.get_left()[0], below.get_bottom()[1], below.get_right()[0],
+           below.get_top()[1])
+
+    def outline(neighbours):
+        anims = pointing.indication([named], 1.0, neighbours).animations
+        return next(a for a in anims if isinstance(a, Circumscribe)).animations[0].mobject
+
+    assert outline([box]).get_bottom()[1] > below.get_top()[1]
+    assert outline([]).get_bottom()[1] < below.get_top()[1]  # (the old room crossed it)
