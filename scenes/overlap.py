@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from manim import Mobject, VMobject
 
-__all__ = ["Shown", "behind", "collisions", "crowding", "halves", "morphs", "overprints",
-           "shown_texts"]
+__all__ = ["Shown", "behind", "collisions", "crowding", "gap", "halves", "morphs",
+           "overprints", "shown_texts"]
 
 SHARE = 0.2  # of the smaller box's area: less is a touch, not an overlap
 MIN_FILL = 0.5  # a shape filled at least this much hides what is under it
@@ -191,7 +191,7 @@ def _phrase(a, b) -> bool:
             and max(a[1], b[1]) < min(a[3], b[3]))
 
 
-def _gap(a, b) -> float:
+def gap(a, b) -> float:
     """Distance between two boxes (0 when they meet or overlap)."""
     dx = max(a[0] - b[2], b[0] - a[2], 0.0)
     dy = max(a[1] - b[3], b[1] - a[3], 0.0)
@@ -210,7 +210,7 @@ def crowding(mobjects: Sequence[Mobject], texts: Sequence[Shown] | None = None,
         for b in texts[i + 1:]:
             if a.glyphs & b.glyphs or _overlap(a.box, b.box) or _highlight(a, b):
                 continue
-            if (_gap(a.box, b.box) < tight and _shared(a.box, b.box) == 0
+            if (gap(a.box, b.box) < tight and _shared(a.box, b.box) == 0
                     and not _phrase(a.box, b.box)):
                 found.append(f"{a.text!r} touches {b.text!r}")
     for box, filled in _boxes(mobjects):
@@ -228,7 +228,7 @@ def crowding(mobjects: Sequence[Mobject], texts: Sequence[Shown] | None = None,
                     if not filled:
                         found.append(f"{t.text!r} crosses the edge of a box")
                         break
-                elif _gap(g, box) < tight_box:
+                elif gap(g, box) < tight_box:
                     found.append(f"{t.text!r} touches the edge of a box")
                     break
     return found

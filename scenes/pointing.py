@@ -21,7 +21,7 @@ from manim import (
     there_and_back,
 )
 
-from scenes import theme
+from scenes import overlap, theme
 
 PREFIX = "see_"
 """Cue marks whose name starts with this are indications the kit plays."""
@@ -111,14 +111,8 @@ def _buff(m: Mobject, neighbours: Sequence[Box]) -> float:
     across the neighbour ("what the blank receives" circled across "→ on to the next
     layer" just below it)."""
     box = (m.get_left()[0], m.get_bottom()[1], m.get_right()[0], m.get_top()[1])
-    gaps = [g for n in neighbours if (g := _gap(box, n)) > 0]
+    gaps = [g for n in neighbours if (g := overlap.gap(box, n)) > 0]
     return max(MIN_BUFF, min(BUFF, min(gaps) / 2)) if gaps else BUFF
-
-
-def _gap(a: Box, b: Box) -> float:
-    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
-    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
-    return float((dx * dx + dy * dy) ** 0.5)
 
 
 def indication(mobs: Sequence[Mobject], run_time: float,
