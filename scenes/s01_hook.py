@@ -51,7 +51,7 @@ class HookScene(NarratedScene):
     def _intro(self) -> None:
         tokens = self.numbers.fill_blank.tokens[self.lang]
         with self.beat("intro") as b:
-            self.header = self.title_card(b)
+            self.title_card(b)
             self.lines, self.spans, self.where, self.blank = self._sentence(tokens)
             lines, blank = self.lines, self.blank
             # the first line alone sits across the middle of the content area (alone in its
@@ -77,8 +77,8 @@ class HookScene(NarratedScene):
             b.until("answer")
             self.play(FadeIn(answer, shift=0.1 * UP), run_time=b.rt(0.1, 0.6))
             # The clue and the lure are the words the narration names (token 0 and token 1).
-            clue = self._word_box(spans[0], theme.GOOD)
-            lure = self._word_box(spans[1], theme.MUTED)
+            clue = self._word_line(spans[0], theme.GOOD)
+            lure = self._word_line(spans[1], theme.MUTED)
             b.until("clue")
             self.play(Create(clue), Indicate(spans[0], color=theme.GOOD, scale_factor=1.1),
                       run_time=b.rt(0.12, 0.8))
@@ -180,7 +180,7 @@ class HookScene(NarratedScene):
     def _qkv(self) -> None:
         with self.beat("qkv") as b:
             # the puzzle's heading goes with the puzzle: the cards get their own
-            self.clear_content(b, keep=(self.header,))
+            self.clear_content(b, keep=(self.header_mob,))
             cards = VGroup(*[
                 self._role_card(letter, self.s(f"{key}_name"), self.s(f"{key}_role"), color)
                 for letter, key, color in (("Q", "q", theme.Q_COLOR), ("K", "k", theme.K_COLOR),
@@ -239,7 +239,7 @@ class HookScene(NarratedScene):
         return chips, blank_chip
 
     @staticmethod
-    def _word_box(glyphs: VGroup, color: str) -> Line:
+    def _word_line(glyphs: VGroup, color: str) -> Line:
         """A word of the sentence marked by a line under it: a frame round it cut into the
         characters on either side (the words sit a glyph's spacing apart)."""
         return Underline(glyphs, color=color, buff=0.1, stroke_width=5)
