@@ -1,29 +1,41 @@
 """Loudness for platforms: −14 LUFS integrated, true peak at or below −1 dBTP.
 
-Measured with ffmpeg's ``ebur128`` filter (EBU R 128 / ITU-R BS.1770, true peak at 4x
-oversampling). ``loudnorm`` cannot reach −14 LUFS here: the offline voices peak at full scale
-and narration has little loudness range, so its dynamic mode stops short (−15.6 LUFS on the
-Chinese worked example). Instead a gain is found by measurement and a look-ahead limiter
-at 192 kHz keeps the true peak under the ceiling; the gain is corrected for what the limiter
-takes away until the measured loudness is on target (two or three passes).
+The master is measured with ffmpeg's ``ebur128`` filter (EBU R 128 / ITU-R BS.1770, true
+peak at 4x oversampling); a scene's narration, while it is brought to the target, with
+pyloudnorm in this process (the same measure). ``loudnorm`` cannot reach −14 LUFS here:
+the offline voices peak at full scale and narration has little loudness range, so its
+dynamic mode stops short (−15.6 LUFS on the Chinese worked example). Instead a gain is
+found by measurement, a look-ahead limiter at 192 kHz keeps the true peak under the
+ceiling, and what the limiter left above the target is turned down exactly to it: one
+limiter pass, where there were two to four passes of limiter and measurement, each an
+ffmpeg.
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
-import wave
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.media import FFMPEG, MediaError, run_ffmpeg
+import numpy as np
+import pyloudnorm
+
+from pipeline import soundtrack
+from pipeline.media import FFMPEG, MediaError
 
 TARGET_LUFS = -14.0
-TOLERANCE_LU = 0.3
+TOLERANCE_LU = 0.1
+"""How far a scene's narration may measure from the target with ``ebur128``: its display's
+precision (normalize lands on the target to a hundredth by pyloudnorm)."""
 CEILING_DBTP = -2.0
 """Limiter ceiling: 1 dB below the −1 dBTP platforms ask for, room for the AAC encoder."""
 SILENCE_LUFS = -60.0
 """A scene quieter than this (a silent one measures -inf) is left as it is."""
+HEADROOM_DB = 1.0
+"""The gain before the limiter is aimed this far above the target (see normalize)."""
+_METER = pyloudnorm.Meter(soundtrack.RATE)  # BS.1770: K-weighting, 400 ms blocks, gates
 _SUMMARY_I = re.compile(r"Integrated loudness:\s*I:\s*(-?[\d.]+|-inf) LUFS", re.S)
 _SUMMARY_TP = re.compile(r"True peak:\s*Peak:\s*(-?[\d.]+|-inf) dBFS", re.S)
 
@@ -48,32 +60,54 @@ def measure(path: Path, true_peak: bool = True) -> Loudness:
     return Loudness(float(i.group(1)), float(tp.group(1)) if tp else float("nan"))
 
 
+def integrated(pcm: np.ndarray) -> float:
+    """Integrated loudness (LUFS) of 48 kHz mono int16 samples, in this process: the same
+    ITU-R BS.1770 gated measure as ``ebur128`` (within its 0.1 LU display), read to a
+    hundredth, and no ffmpeg started. pyloudnorm, not our own K-weighting and gating."""
+    with warnings.catch_warnings():  # "possible clipped samples": int16 at full scale
+        warnings.simplefilter("ignore")
+        return float(_METER.integrated_loudness(pcm.astype(np.float64) / 32768.0))
+
+
 def normalize(src: Path, out: Path, target: float = TARGET_LUFS) -> Loudness:
-    """Write ``src`` (a WAV) to ``out`` (48 kHz 16-bit WAV) at ``target`` LUFS under the
-    true-peak ceiling; return the measured loudness. The true peak is not measured here
-    (NaN): the limiter holds it under the ceiling, and the master's is measured."""
-    before = measure(src, true_peak=False)
-    if not before.integrated_lufs > SILENCE_LUFS:  # nothing to bring up (or -inf): as is
-        run_ffmpeg(["-i", str(src), "-c:a", "pcm_s16le", "-ar", "48000", str(out)])
-        return before
-    gain = target - before.integrated_lufs
-    result = Loudness(float("nan"), float("nan"))
-    limit = 10 ** (CEILING_DBTP / 20)
-    with wave.open(str(src), "rb") as w:
-        samples = w.getnframes()  # the output keeps exactly as many: sync with the picture
-    for _ in range(4):
-        chain = (f"volume={gain:.2f}dB,aresample=192000,"
-                 f"alimiter=limit={limit:.4f}:level=false:attack=1:release=50:asc=1:latency=1,"
-                 f"aresample=48000,apad=whole_len={samples},atrim=end_sample={samples}")
-        proc = subprocess.run(
-            [FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", str(src),
-             "-af", chain, "-c:a", "pcm_s16le", "-ar", "48000", str(out)],
-            capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise MediaError(f"loudness normalisation failed: {proc.stderr.strip()[-400:]}")
-        result = measure(out, true_peak=False)
-        miss = target - result.integrated_lufs
-        if abs(miss) <= TOLERANCE_LU:
+    """Write ``src`` (a 48 kHz mono 16-bit WAV) to ``out`` (the same format, as many
+    samples) at ``target`` LUFS under the true-peak ceiling; return the loudness (the true
+    peak is not measured here, NaN: the limiter holds it under the ceiling, and the
+    master's is measured).
+
+    The gain is aimed ``HEADROOM_DB`` above the target before the limiter, and what comes
+    out too loud is turned down here, exactly to the target: turning down keeps the true
+    peak under the ceiling, so one limiter pass is enough unless the limiter took more than
+    the headroom (then the gain is raised and it runs again)."""
+    pcm = soundtrack.read_wav(src)
+    before = integrated(pcm)
+    if not before > SILENCE_LUFS:  # nothing to bring up (or -inf): as is
+        soundtrack.write_wav(pcm, out)
+        return Loudness(before, float("nan"))
+    gain = target - before + HEADROOM_DB
+    for _ in range(3):
+        limited = _limit(src, gain, len(pcm))
+        level = integrated(limited)
+        if level >= target:  # loud enough: turned down to the target, the peaks with it
+            limited = np.round(limited * 10 ** ((target - level) / 20)).astype(np.int16)
+            level = target
             break
-        gain += miss
-    return result
+        gain += target - level + HEADROOM_DB
+    soundtrack.write_wav(limited, out)
+    return Loudness(level, float("nan"))
+
+
+def _limit(src: Path, gain: float, samples: int) -> np.ndarray:
+    """``src`` raised by ``gain`` dB through the true-peak limiter (ffmpeg's ``alimiter``
+    at 192 kHz, 4x the rate, so peaks between samples are held too), ``samples`` long."""
+    limit = 10 ** (CEILING_DBTP / 20)
+    chain = (f"volume={gain:.3f}dB,aresample=192000,"
+             f"alimiter=limit={limit:.4f}:level=false:attack=1:release=50:asc=1:latency=1,"
+             f"aresample=48000,apad=whole_len={samples},atrim=end_sample={samples}")
+    proc = subprocess.run(
+        [FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin", "-i", str(src),
+         "-af", chain, "-f", "s16le", "-ac", "1", "-ar", "48000", "-"], capture_output=True)
+    if proc.returncode != 0:
+        raise MediaError("loudness normalisation failed: "
+                         f"{proc.stderr.decode(errors='replace').strip()[-400:]}")
+    return np.frombuffer(proc.stdout, dtype=np.int16)

@@ -52,7 +52,7 @@ def scene_voices(store: SegmentStore, scenes: Sequence[SceneSound], workers: int
 
     def one(scene: SceneSound) -> Path:
         parts = [[(round(t * soundtrack.RATE), sha256_file(p)) for t, p in scene.placements],
-                 scene.samples, loudness.TARGET_LUFS, loudness.TOLERANCE_LU,
+                 scene.samples, loudness.TARGET_LUFS, loudness.HEADROOM_DB,
                  loudness.CEILING_DBTP, CODE, versions()]
 
         def make(out: Path) -> None:
