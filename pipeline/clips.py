@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,14 +69,15 @@ class SceneSpan:
 def write_clips(out_dir: Path, work: Path, sounds: Sequence[Path], fps: int,
                 scenes: Sequence[SceneSpan], tracks: Sequence[tuple[str, Sequence[Cue]]],
                 pictures: Sequence[Path], silent: bool = False,
-                store: SegmentStore | None = None) -> list[SceneClip]:
+                store: SegmentStore | None = None, workers: int = 1) -> list[SceneClip]:
     """One clip per scene from its encoded ``pictures`` and its encoded ``sounds`` (one of
     each per scene, both copied); ``tracks`` are (lang, cues), the first being the clip's
     own language. The posters are kept in ``store``, if given, under the picture's content
-    and the time. Returns what was written."""
+    and the time. The scenes are written ``workers`` at a time (each is a few short ffmpeg
+    runs). Returns what was written, in scene order."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    made = []
-    for k, (span, picture, sound) in enumerate(zip(scenes, pictures, sounds, strict=True), 1):
+
+    def one(k: int, span: SceneSpan, picture: Path, sound: Path) -> SceneClip:
         scene_id, title, start, end = span.scene_id, span.title, span.start, span.end
         stem = f"{k:02d}_{scene_id}"
         subs = []
@@ -94,9 +96,12 @@ def write_clips(out_dir: Path, work: Path, sounds: Sequence[Path], fps: int,
         if silent:
             quiet = out_dir / f"{stem}.silent.mp4"
             media.mux_clip(picture, None, subs, quiet)
-        made.append(SceneClip(k, scene_id, title, start, end, span.narration, video, first,
-                              last, quiet))
-    return made
+        return SceneClip(k, scene_id, title, start, end, span.narration, video, first, last,
+                         quiet)
+
+    items = list(zip(range(1, len(scenes) + 1), scenes, pictures, sounds, strict=True))
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        return list(pool.map(lambda item: one(*item), items))
 
 
 def _poster(store: SegmentStore | None, picture: Path, at: float, out: Path) -> None:

@@ -41,7 +41,7 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
             staged / "clips", parts.work / "clips",
             clip_sounds, fps, spans,
             [(lang, cues), (other, other_cues)], parts.segments, silent=config.silent_clips,
-            store=segments)
+            store=segments, workers=config.jobs)
         for c in made:
             media.check_format(c.video, width, height, fps,
                                round((c.end - c.start) * fps) / fps, "the clip")

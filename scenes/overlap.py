@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from manim import Mobject, VMobject
 
+from scenes.anim_tree import leaves
+
 __all__ = ["Shown", "behind", "collisions", "crowding", "gap", "halves", "morphs",
            "overprints", "shown_texts"]
 
@@ -255,13 +257,7 @@ def halves(animations: Iterable[object]) -> tuple[set[int], set[int]]:
     half of the play, and of those they bring in only in the second half."""
     first: set[int] = set()
     second: set[int] = set()
-    for anim in animations:
-        inner = getattr(anim, "animations", None)
-        if inner:
-            a, b = halves(inner)
-            first |= a
-            second |= b
-            continue
+    for anim in leaves(animations):
         name = getattr(getattr(anim, "rate_func", None), "__name__", "")
         mob = getattr(anim, "mobject", None)
         if mob is None:
@@ -280,11 +276,7 @@ def morphs(animations: Iterable[object]) -> list[str]:
     from manim import Transform
 
     found = []
-    for anim in animations:
-        inner = getattr(anim, "animations", None)  # AnimationGroup, Succession, LaggedStart
-        if inner:
-            found += morphs(inner)
-            continue
+    for anim in leaves(animations):
         if not isinstance(anim, Transform) or anim.target_mobject is None:
             continue
         old = sorted(t.text for t in shown_texts([anim.mobject]))

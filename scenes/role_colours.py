@@ -12,22 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from manim import Animation, AnimationGroup, Indicate, Mobject
+from manim import Animation, Indicate, Mobject
 
 from narration import style
+from scenes.anim_tree import leaves
 
 ROLES = {style.Q_COLOR.lower(): "Q", style.K_COLOR.lower(): "K", style.V_COLOR.lower(): "V"}
 NEUTRAL = frozenset({style.FG.lower(), style.MUTED.lower()})
 
 __all__ = ["flashes"]
-
-
-def _leaves(animations: Iterable[Animation]) -> Iterable[Animation]:
-    for a in animations:
-        if isinstance(a, AnimationGroup):  # LaggedStart and Succession too
-            yield from _leaves(a.animations)
-        else:
-            yield a
 
 
 def _hex(c) -> str:
@@ -42,7 +35,7 @@ def _label(m: Mobject) -> str:
 def flashes(animations: Iterable[Animation]) -> list[str]:
     """What ``animations`` light out of its role's colour, one line each."""
     found = []
-    for a in _leaves(animations):
+    for a in leaves(animations):
         if not isinstance(a, Indicate):
             continue
         to = _hex(a.color)
