@@ -13,8 +13,8 @@ from typing import Protocol
 from common.digests import FileContent
 from narration import style
 from narration.types import Cue
-from pipeline import gops, media
-from pipeline.burn import cue_changes, subtitle_drawing
+from pipeline import media
+from pipeline.burn import burn_picture
 from pipeline.keys import pipeline_code, versions
 from pipeline.segments import SegmentStore
 
@@ -97,17 +97,6 @@ def burn_deck_picture(clip: Path, starts: Sequence[int], cues: Sequence[Cue], la
                       work: Path, fps: int, out: Path, height: int) -> None:
     """One deck clip's picture (see :func:`deck_clips`), encoded here, no sound: the scene's
     ``clip`` (its picture at ``fps``, its distinct frames starting at ``starts``) scaled,
-    captioned and encoded with each held frame (between cue changes) encoded once
-    (``pipeline.gops``)."""
-    rate = deck_fps(fps)
-    width, full = media.frame_size(clip)
-    ass, fonts = subtitle_drawing(cues, lang, work, f"{clip.stem}-deck",
-                                  media.scaled_width(width, full, height), height)
-    held = work / f"{clip.stem}-held.mp4"
-    try:
-        gops.thin(clip, starts, fps, held)  # each held frame decoded once
-        gops.encode_held_picture(held, rate, out, crf=DECK_CRF, gop_seconds=2.0,
-                                 height=height, subtitles=(ass, fonts),
-                                 changes=cue_changes(cues, rate))
-    finally:
-        held.unlink(missing_ok=True)
+    captioned and encoded for slides (``pipeline.burn.burn_picture``)."""
+    burn_picture(clip, starts, cues, lang, work, f"{clip.stem}-deck", fps, out,
+                 rate=deck_fps(fps), height=height, crf=DECK_CRF, gop_seconds=2.0)

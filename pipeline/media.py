@@ -118,16 +118,6 @@ def subtitles_filter(ass: Path, fonts_dir: Path) -> str:
     return f"subtitles={esc(ass)}:fontsdir={esc(fonts_dir)}"
 
 
-def burn_subtitles(master: Path, ass: Path, fonts_dir: Path, fps: int, out: Path) -> None:
-    """``master`` with the ASS subtitles drawn into every frame (audio, subtitle tracks and
-    chapters copied)."""
-    run_ffmpeg(["-i", str(master), "-map", "0:v:0", "-map", "0:a", "-map", "0:s?",
-                "-map_chapters", "0", "-vf", subtitles_filter(ass, fonts_dir),
-                *x264_args(fps), "-c:a", "copy", "-c:s", "copy",
-                "-movflags", "+faststart",
-                str(out)])
-
-
 def scaled_width(width: int, full: int, height: int) -> int:
     """The width of a ``width`` x ``full`` picture scaled to ``height`` (even, as ffmpeg's
     ``scale=-2:height``)."""

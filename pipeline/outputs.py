@@ -120,7 +120,7 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         final = master.result()
     if config.burn_subs:
         with Timer(progress, "burned subtitles") as t:
-            burn(staged, work, lang, cues, fps)
+            burn(parts, segments, sound.track, meta, cues, config.jobs)
         say(f"[{lang}] subtitles burned in {t.seconds:.1f} s")
     with Timer(progress, "kit"):
         write_kit(staged, lang, chapters, cut, inputs.script_root)

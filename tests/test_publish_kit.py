@@ -9,7 +9,7 @@ import av
 import numpy as np
 import pytest
 
-from narration import style, subtitle_files
+from narration import style
 from narration.scripts import ScriptError, video_cover
 from narration.types import Cue
 from pipeline import cover, kit, media
@@ -84,35 +84,41 @@ def test_cover_roles_must_be_three_words(tmp_path: Path) -> None:
         video_cover("zh", root=tmp_path)
 
 
-@pytest.fixture(scope="module")
-def plain_video(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("burn") / "plain.mp4"
-    media.run_ffmpeg(["-f", "lavfi", "-i", "color=c=0x10131a:s=854x480:r=15:d=3",
-                      "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-t", "3",
-                      *media.x264_args(15), "-c:a", "aac", str(out)])
-    return out
+def test_burned_subtitles_sit_inside_the_bottom_band(tmp_path: Path) -> None:
+    """A scene's picture with its cues drawn in (the burned copy's scenes): inside the band,
+    from the cue's start to its end even inside a held frame, CJK glyphs drawn; the
+    picture as it was above the band."""
+    from pipeline.burn import burn_picture
+    from scenes.held_frames import HeldFrameEncoder
 
-
-def test_burned_subtitles_sit_inside_the_bottom_band(plain_video: Path, tmp_path: Path) -> None:
     assert media.has_libass()
-    ass = tmp_path / "s.ass"
-    cues = [Cue(0.5, 2.5, ("注意力机制里的三个向量", "Query, Key and Value"))]
-    subtitle_files.write_burn_ass(cues, ass, 854, 480, style.SUBTITLE_BAND_SHARE, style.FONT)
-    fonts = tmp_path / "fonts"
-    fonts.mkdir()
-    (fonts / style.FONT_FILE.name).symlink_to(style.FONT_FILE)
+    picture = tmp_path / "picture.mp4"
+    enc = HeldFrameEncoder(picture, 854, 480, 15)
+    for shade in (16, 60, 16):  # held frames of 1 s each
+        img = np.zeros((480, 854, 4), np.uint8)
+        img[..., :3], img[..., 3] = shade, 255
+        enc.put(img, 15)
+    enc.close()
     out = tmp_path / "burned.mp4"
-    media.burn_subtitles(plain_video, ass, fonts, 15, out)
+    cues = [Cue(0.5, 2.5, ("注意力机制里的三个向量", "Query, Key and Value"))]
+    burn_picture(picture, enc.starts, cues, "zh", tmp_path / "work", "s", 15, out)
     with av.open(str(out)) as c:
-        frames = [f.to_ndarray(format="gray").astype(int) for f in c.decode(c.streams.video[0])]
-    lit = frames[len(frames) // 2] - frames[0]  # 1.5 s (subtitle) against 0 s (none)
+        v = c.streams.video[0]
+        assert (v.codec_context.width, v.codec_context.height, v.average_rate) == (854, 480, 15)
+        frames = [f.to_ndarray(format="gray").astype(int) for f in c.decode(v)]
+    assert len(frames) == 45
+    band_top = round(480 * (1 - style.SUBTITLE_BAND_SHARE))
+    shades = [round(f[:band_top].mean()) for f in frames]
+    assert shades[:15] == shades[30:] and shades[15] - shades[14] > 30  # the picture kept
+    lit = frames[8] - frames[7]  # 0.53 s against 0.47 s: the cue comes in mid-hold
     rows = np.flatnonzero(np.abs(lit).max(axis=1) > 60)
     assert rows.size, "nothing was drawn"
-    band_top = 480 * (1 - style.SUBTITLE_BAND_SHARE)
     assert rows.min() >= band_top and rows.max() < 480
     # Two lines of text: CJK glyphs drew (not boxes) and span a good part of the width.
     cols = np.flatnonzero(np.abs(lit).max(axis=0) > 60)
     assert cols.max() - cols.min() > 200
+    drawn = [np.abs(f[band_top:] - np.median(f[band_top:])).max() > 60 for f in frames]
+    assert drawn[8:37] == [True] * 29 and not any(drawn[:7]) and not any(drawn[38:])
 
 
 def test_a_60fps_scene_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Path) -> None:

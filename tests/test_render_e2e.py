@@ -85,7 +85,7 @@ def overview(rendered):
     # the project) must still find the plans.
     cmd = [sys.executable, str(ROOT / "render.py"), "--cut", "overview", "--lang", "all",
            "--quality", "low", "--scenes", OVERVIEW_SCENES, "--tts", "offline",
-           "--numbers", "numbers.toml", "--out", out.name, "--cache", "cache"]
+           "--numbers", "numbers.toml", "--out", out.name, "--cache", "cache", "--burn-subs"]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=tmp)
     assert run.returncode == 0, run.stderr[-3000:]
     return out, run, keys
@@ -119,6 +119,43 @@ def test_overview_is_a_cut_of_its_own(overview, lang):
     # the full cut's outputs are untouched, and its own manifest says so
     assert json.loads((out / lang / "build.json").read_text("utf-8"))["key"] == keys[lang]
     assert json.loads((out / lang / "manifest.json").read_text("utf-8"))["cut"] == "full"
+
+
+def test_burned_copy_is_the_master_with_its_subtitles_drawn_in(overview):
+    """video.burned.mp4 (``--burn-subs``): the master's length, sound, subtitle tracks and
+    chapters; its picture the master's above the subtitle band, and the band lit exactly
+    while a cue is shown."""
+    from narration import style
+
+    out, _run, _keys = overview
+    folder = out / "zh" / "overview"
+    master, burned = probe(folder / "video.mp4"), probe(folder / "video.burned.mp4")
+    assert [(s.kind, s.codec) for s in burned.streams] == \
+        [(s.kind, s.codec) for s in master.streams]
+    assert burned.chapters == master.chapters
+    assert abs(burned.of("video")[0].duration - master.of("video")[0].duration) < 1e-3
+    cues = read_srt(folder / "video.srt")
+
+    fps = 15
+    shown: set[int] = set()
+    near: set[int] = set()  # frames a cue starts or ends by: either way is right
+    for c in cues:
+        shown.update(range(math.ceil((c.start + 0.02) * fps), math.floor((c.end - 0.02) * fps)))
+        for t in (c.start, c.end):
+            near.update(range(math.floor(t * fps) - 1, math.ceil(t * fps) + 1))
+    count = 0
+    with av.open(str(folder / "video.mp4")) as a, av.open(str(folder / "video.burned.mp4")) as b:
+        pairs = zip(a.decode(a.streams.video[0]), b.decode(b.streams.video[0]), strict=True)
+        for i, (fa, fb) in enumerate(pairs):
+            plain = fa.to_ndarray(format="gray").astype(np.int16)
+            drawn = fb.to_ndarray(format="gray").astype(np.int16)
+            band = round(plain.shape[0] * (1 - style.SUBTITLE_BAND_SHARE))
+            assert np.abs(plain[:band] - drawn[:band]).mean() < 2, f"frame {i}: picture changed"
+            if i not in near:
+                lit = bool(np.abs(plain[band:] - drawn[band:]).max() > 60)
+                assert lit == (i in shown), f"frame {i} ({i / fps:.2f} s): cue shown {i in shown}"
+            count += 1
+    assert count == round(master.of("video")[0].duration * fps)
 
 
 def test_full_cut_rerun_keeps_the_overview(overview):
