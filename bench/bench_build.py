@@ -187,6 +187,9 @@ def main() -> int:
                    help="skip the first build on a local Dask cluster")
     p.add_argument("--no-jobs1", action="store_true",
                    help="skip the --jobs 1 build (the rest still runs)")
+    p.add_argument("--no-incremental", action="store_true",
+                   help="only plain Manim against the pipeline at each quality: skip the "
+                        "builds of both languages and the incremental runs")
     args = p.parse_args()
     # Checked before an hour of work, not when the first profiled run starts.
     if args.profile and not Path(sys.executable).with_name("py-spy").is_file():
@@ -219,7 +222,7 @@ def main() -> int:
         rows[quality] = {"plain": pl, "pipeline": pipe}
 
     inc: dict[str, dict] = {}
-    if "low" in args.qualities.split(","):
+    if "low" in args.qualities.split(",") and not args.no_incremental:
         low = ["--quality", "low", *scene_args]
         for jobs in ((2,) if args.no_jobs1 else (1, 2)):
             say(f"[low] both languages, --jobs {jobs}...")
