@@ -119,7 +119,8 @@ class LibraryScene(NarratedScene):
                         for ln, f in zip(lines, FIT, strict=True)],
                       *[c.animate.set_opacity(0.45 + 0.55 * f) for c, f in zip(cards, FIT,
                                                                            strict=True)],
-                      cards[0].frame.animate.set_stroke(theme.GOOD, width=4),
+                      # the best card's frame thickens, in K's teal (green broke the code)
+                      cards[0].frame.animate.set_stroke(theme.K_COLOR, width=6),
                       run_time=b.rt(0.2, 1.2))
 
         with self.beat("take") as b:

@@ -27,6 +27,7 @@ from manim import (
     Line,
     Mobject,
     Rectangle,
+    ReplacementTransform,
     SurroundingRectangle,
     TransformFromCopy,
     VGroup,
@@ -226,10 +227,16 @@ class ProjectionsScene(NarratedScene):
             names, q_col, k_col = self._table()
             head = theme.text(self.s("feat_head"), theme.SMALL_SIZE, theme.MUTED)
             head.align_to(names, RIGHT).align_to(q_col[3], DOWN)
-            # the result's name moves up with its numbers: shown at both, it read twice
+            # the result's name moves up with its numbers: shown at both, it read twice; one
+            # name moves (a copy leaving a fading original drew it twice, offset, on the
+            # way), and the numbers left behind dim as their copies leave (at full strength
+            # both read as doubled digits)
+            moving = eq_q[5][1].copy()
+            eq_q[5][1].set_opacity(0)
+            self.add(moving)
             self.play(FadeIn(q_col[0]), FadeIn(q_col[2]), FadeIn(head),
-                      TransformFromCopy(eq_q[5][1], q_col[3]),
-                      eq_q[5][1].animate.set_opacity(0),
+                      ReplacementTransform(moving, q_col[3]),
+                      eq_q[4][1].animate.set_opacity(0.35),
                       *[TransformFromCopy(src, dst) for src, dst in
                         zip(eq_q[4][1], q_col[1], strict=True)],
                       run_time=b.rt(0.1, 0.9))

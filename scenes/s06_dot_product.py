@@ -249,7 +249,11 @@ class DotProductScene(NarratedScene):
             nxt = theme.text(self.s("next"), theme.BODY_SIZE, theme.ACCENT).move_to(self.note)
             score_box = SurroundingRectangle(VGroup(t.head_score, *t.score_cells),
                                              color=theme.ACCENT, buff=0.18)
+            # the rule under the q row stops short of the score column's frame (it ran
+            # into it)
+            end = [score_box.get_left()[0] - 0.12, t.sep.get_end()[1], 0]
             widgets.fade_through(self, note2, nxt, FadeOut(against), Create(score_box),
+                                 t.sep.animate.put_start_and_end_on(t.sep.get_start(), end),
                                  run_time=b.rt(0.08, 0.8))
 
     # -- the table ------------------------------------------------------------------------------

@@ -16,9 +16,7 @@ from manim import (
     GrowArrow,
     Indicate,
     LaggedStart,
-    Mobject,
     RoundedRectangle,
-    SurroundingRectangle,
     Transform,
     VGroup,
 )
@@ -64,7 +62,7 @@ class FormulaScene(NarratedScene):
                       run_time=b.rt(0.2, 1.2))
 
         with self.beat("scores") as b:
-            box = self._box(f.select("qk"))
+            box = widgets.formula_tint(f, "qk")
             self.steps = widgets.StepLabel(TEXT_X, step_top, theme.BODY_SIZE, "BOLD")
             step = self.steps.make(self.s("step1"))
             b.until("qk")
@@ -107,7 +105,7 @@ class FormulaScene(NarratedScene):
         with self.beat("scale") as b:
             b.until("sd")
             # step ①'s lines go with its heading (they stayed under "② scale")
-            self.steps.swap(self, self.s("step2"), Transform(box, self._box(f.select("sd"))),
+            self.steps.swap(self, self.s("step2"), Transform(box, widgets.formula_tint(f, "sd")),
                             FadeOut(pairs), run_time=b.rt(0.1, 0.6))
             b.until("scaled")
             self.play(name[1].animate.set_color(theme.FG), name[0].animate.set_color(theme.ACCENT),
@@ -120,7 +118,7 @@ class FormulaScene(NarratedScene):
 
         with self.beat("softmax") as b:
             b.until("sm")
-            self.steps.swap(self, self.s("step3"), Transform(box, self._box(f.select("sm"))),
+            self.steps.swap(self, self.s("step3"), Transform(box, widgets.formula_tint(f, "sm")),
                             name[0].animate.set_color(theme.FG),
                             run_time=b.rt(0.1, 0.6))
             rowsum = self._lines(self.items("rowsum"), (theme.FG, theme.Q_COLOR))
@@ -147,7 +145,7 @@ class FormulaScene(NarratedScene):
             new.next_to(outs, UP, buff=0.2)
             b.until("v")
             self.steps.swap(self, self.s("step4"),
-                            Transform(box, self._box(VGroup(f.select("dot"), f.select("v")))),
+                            Transform(box, widgets.formula_tint(f, "dot", "v")),
                             FadeOut(rowsum), run_time=b.rt(0.1, 0.6))
             mix = self._lines([self.s("mix")], (theme.V_COLOR,))
             mix.next_to(self.steps.mob, DOWN, buff=0.45, aligned_edge=LEFT)
@@ -181,12 +179,6 @@ class FormulaScene(NarratedScene):
                          for p in self.items("name")])
         parts.arrange(RIGHT, buff=gap)
         return theme.fit(parts, theme.FRAME_W / 2 - theme.MARGIN - TEXT_X)
-
-    def _box(self, part: Mobject) -> SurroundingRectangle:
-        """The step's part of the formula tinted from behind: a frame round QKᵀ lay on the
-        fraction bar and touched the ᵀ and the = beside softmax."""
-        tint = SurroundingRectangle(part, buff=0.08, corner_radius=0.08)
-        return tint.set_stroke(width=0).set_fill(theme.ACCENT, 0.3).set_z_index(-1)
 
     def _lines(self, lines, colors) -> VGroup:
         group = VGroup(*[theme.text(t, theme.BODY_SIZE, c)

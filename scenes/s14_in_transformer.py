@@ -195,7 +195,9 @@ class InTransformerScene(NarratedScene):
             kv_line = self._from_line("KV", self.s("from_enc")).next_to(q_line, DOWN, buff=0.2)
             self.play(GrowArrow(k_arrow[0]), GrowArrow(v_arrow[0]), FadeIn(k_arrow[1]),
                       FadeIn(v_arrow[1]), FadeIn(kv_line, shift=0.1 * LEFT),
-                      Indicate(self.out, color=theme.GOOD), run_time=b.rt(0.1, 1.0))
+                      # grown a little: at Indicate's 1.2 the label spilled over the
+                      # encoder's frame
+                      widgets.pulse(self.out, 1.06), run_time=b.rt(0.1, 1.0))
             b.until("glance")
             grid = self._grid(target, source, lambda i, j: True, kv_line)
             self._build_grid(grid, b)

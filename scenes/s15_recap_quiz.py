@@ -25,7 +25,6 @@ from manim import (
     FadeOut,
     Group,
     Mobject,
-    Rectangle,
     ReplacementTransform,
     Succession,
     ValueTracker,
@@ -84,7 +83,7 @@ class RecapQuizScene(NarratedScene):
                 b.until(mark)
                 if k == 1:
                     self.play(top.animate.shift(UP * drop), run_time=b.rt(0.04, 0.4))
-                box = self._glow(f.select(part))
+                box = widgets.formula_tint(f, part)
                 light = [ReplacementTransform(lit, box) if lit else FadeIn(box)]
                 if k > 1:
                     light.append(rows[k - 2][0].animate.set_color(theme.MUTED))
@@ -174,7 +173,7 @@ class RecapQuizScene(NarratedScene):
             lit = None
             for part in ("qk", "sd", "v"):
                 b.until(part)
-                box = self._glow(f.select(part))
+                box = widgets.formula_tint(f, part)
                 self.play(ReplacementTransform(lit, box) if lit else FadeIn(box),
                           run_time=b.rt(0.05, 0.4))
                 lit = box
@@ -211,14 +210,6 @@ class RecapQuizScene(NarratedScene):
         total = sum(len(line) for line in lines)
         self.play(Succession(*[AddTextLetterByLetter(line, run_time=run_time * len(line) / total)
                                for line in lines], run_time=run_time), *others)
-
-    @staticmethod
-    def _glow(part: Mobject) -> Rectangle:
-        """A soft patch behind a formula part: lights it without a frame cutting through
-        the fraction bar next to it."""
-        patch = Rectangle(width=part.width + 0.16, height=part.height + 0.1)
-        patch.set_stroke(theme.ACCENT, 0).set_fill(theme.ACCENT, 0.32).move_to(part)
-        return patch.set_z_index(-1)
 
     def _countdown(self, seconds: float) -> VGroup:
         """A ring that empties and a digit that counts down from THINK_SECONDS, over

@@ -178,6 +178,28 @@ def highlight(m: Mobject, color: str, buff: float = 0.12, square: bool = True) -
     return box.move_to(m)
 
 
+BAR_CLEAR = 0.05
+"""The least room between a formula part's tint and the fraction bar."""
+
+
+def formula_tint(formula: Mobject, *names: str) -> Rectangle:
+    """A soft patch behind the parts ``names`` of the attention formula
+    (``theme.attention_formula``: "qk", "sd", "sm", "dot", "v", ...) lighting them as the
+    voice names them: no frame to cut through the fraction bar or touch the ᵀ beside it,
+    and a part above or below the bar lit only to ``BAR_CLEAR`` short of it (a patch round
+    QKᵀ lay on the bar)."""
+    part = VGroup(*[formula.select(n) for n in names])
+    bar = (formula.select("qk").get_bottom()[1] + formula.select("sd").get_top()[1]) / 2
+    lo, hi = part.get_bottom()[1] - 0.08, part.get_top()[1] + 0.08
+    if part.get_bottom()[1] > bar:  # the numerator
+        lo = max(lo, bar + BAR_CLEAR)
+    elif part.get_top()[1] < bar:  # the denominator
+        hi = min(hi, bar - BAR_CLEAR)
+    patch = Rectangle(width=part.width + 0.16, height=hi - lo)
+    patch.set_stroke(theme.ACCENT, 0).set_fill(theme.ACCENT, 0.3)
+    return patch.move_to([part.get_x(), (lo + hi) / 2, 0]).set_z_index(-1)
+
+
 def cell_frame(cells: Mobject, color: str, pad_x: float = 0.14, pad_y: float = 0.16
                ) -> Rectangle:
     """A frame around entries of a vector or matrix that stays inside its brackets."""
