@@ -77,6 +77,21 @@ def held_runs(picture: Path, fps: int) -> tuple[list[int], int]:
     return sorted(s for s in starts if s < end), end
 
 
+EXPR_TERMS = 50
+"""Terms summed at one level of a filter expression: ffmpeg's parser refuses more than
+100 in a row ("Error while parsing expression"), which a long scene's kept frames reached
+(the burned copy's half-second GOPs)."""
+
+
+def any_of(terms: Sequence[str]) -> str:
+    """An ffmpeg expression true where any of ``terms`` is (their sum), in parenthesised
+    groups of at most ``EXPR_TERMS``, nested as deep as needed."""
+    if len(terms) <= EXPR_TERMS:
+        return "+".join(terms)
+    size = max(EXPR_TERMS, -(-len(terms) // EXPR_TERMS))
+    return any_of([f"({any_of(terms[i:i + size])})" for i in range(0, len(terms), size)])
+
+
 def encode_held_picture(picture: Path, fps: int, out: Path, crf: int = 18,
                         gop_seconds: float = 0.5, height: int | None = None,
                         subtitles: tuple[Path, Path] | None = None,
@@ -96,7 +111,7 @@ def encode_held_picture(picture: Path, fps: int, out: Path, crf: int = 18,
         height = None
     size = f"{width}x{height or full}"
 
-    keep = "+".join(f"between(n,{a},{b})" for a, b in plan.kept())
+    keep = any_of([f"between(n,{a},{b})" for a, b in plan.kept()])
     # Padded, then cut to the planned length: the plan and the frames agree to the frame.
     chain = [f"fps={fps}", "tpad=stop_mode=clone:stop=4", f"trim=end_frame={frames}",
              f"select='{keep}'"]

@@ -38,7 +38,10 @@ def run_ffmpeg(args: list[str]) -> None:
     cmd = [FFMPEG, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", *args]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise MediaError(f"ffmpeg failed ({proc.returncode}): {proc.stderr.strip()[-800:]}")
+        err = proc.stderr.strip()
+        # ffmpeg names the problem first: a long filter echoed after it hid it at the end
+        shown = err if len(err) <= 800 else f"{err[:400]} ... {err[-300:]}"
+        raise MediaError(f"ffmpeg failed ({proc.returncode}): {shown}")
 
 
 @dataclass(frozen=True)

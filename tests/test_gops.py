@@ -144,3 +144,19 @@ def test_a_segment_thins_to_its_distinct_frames(tmp_path):
     assert all(np.array_equal(f, full[r]) for f, r in zip(few, runs, strict=True))
     # Read at twice the rate, it lasts twice as many frames.
     assert held_runs(thinned, 2 * FPS)[1] == 2 * frames
+
+
+def test_a_picture_with_hundreds_of_kept_runs_is_selected_whole(tmp_path):
+    """A long scene's kept frames as one ffmpeg expression: past 100 terms in a row the
+    parser refused it (the burned copy failed on in_transformer); grouped, every run is
+    selected."""
+    from pipeline.gops import any_of
+    from pipeline.media import run_ffmpeg
+
+    runs = [(3 * i, 3 * i + 1) for i in range(300)]  # 600 of 900 frames
+    out = tmp_path / "kept.mp4"
+    keep = any_of([f"between(n,{a},{b})" for a, b in runs])
+    run_ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x64:r=15:d=60", "-vf",
+                f"select='{keep}',setpts=N/(15*TB)", "-c:v", "libx264", str(out)])
+    with av.open(str(out)) as c:
+        assert c.streams.video[0].frames == 600
