@@ -169,7 +169,7 @@ class ScalingScene(NarratedScene):
                       run_time=b.rt(0.1, 1.0))
             b.until("td")
             self.play(GrowFromEdge(tb["top_raw"][-1], LEFT), run_time=b.rt(0.06, 0.5))
-            self.box = SurroundingRectangle(tb["top_raw"][-1], color=theme.WARN, buff=0.08)
+            self.box = SurroundingRectangle(tb["top_raw"][-1], color=theme.WARN, buff=0.14)
             b.until("box")
             self.play(Create(self.box), run_time=b.rt(0.08, 0.5))
 

@@ -42,12 +42,12 @@ def _chip(s: str, color: str) -> VGroup:
                         weight="BOLD")
 
 
-PADS = (0.22, 0.26)  # a frame round entries: clear of them, of their brackets and neighbours
+PADS = (0.3, 0.26)  # a frame round entries: clear of them, of their brackets and neighbours
 
 
 def _column(entries: list[str], color: str, label: str) -> VGroup:
     """A vector as a roomy column in brackets, its label above: (left, nums, right, label)."""
-    return widgets.vector_column(entries, color, theme.EMPH_SIZE, label, gap=0.3, pad=0.16,
+    return widgets.vector_column(entries, color, theme.EMPH_SIZE, label, gap=0.3, pad=0.28,
                                  label_size=theme.LABEL_SIZE)
 
 
