@@ -181,7 +181,9 @@ class ProjectionsScene(NarratedScene):
                     anims.append(FadeOut(col_box))
                 self.play(*anims, run_time=b.rt(0.04, 0.4))
                 col_box = new_box
-                widgets.land(self, line[-1], res[1][j], b.rt(0.04, 0.4))
+                # up round the right of the lines above (straight up, the third line's 0
+                # crossed the first line's 1 and read as "1⁰")
+                widgets.land(self, line[-1], res[1][j], b.rt(0.04, 0.4), path_arc=1.2)
                 if mark is not None:
                     self.working.append(WorkingLine("multiply_q", mark, b.start + b.mark(mark)))
             b.until("q")

@@ -380,14 +380,18 @@ def keep_inside_x(m: Mobject) -> Mobject:
 
 
 # -- animations ---------------------------------------------------------------------------------
-def land(scene: Scene, src: Mobject, target: Mobject, run_time: float) -> None:
+def land(scene: Scene, src: Mobject, target: Mobject, run_time: float,
+         path_arc: float = 0.0) -> None:
     """A copy of ``src`` (the same text) moves onto ``target``, which then shows in its place.
 
     ``target`` may be off stage, or on stage but hidden (opacity 0): either way it ends
-    shown. A move, never a morph of one text into another.
+    shown. A move, never a morph of one text into another; along an arc of ``path_arc``
+    radians (positive: counterclockwise, so a move up bulges right) to pass round what
+    lies on the straight way.
     """
     moving = src.copy()
-    scene.play(Transform(moving, target.copy().set_opacity(1)), run_time=run_time)
+    scene.play(Transform(moving, target.copy().set_opacity(1), path_arc=path_arc),
+               run_time=run_time)
     scene.remove(moving)
     if target in scene.mobjects or any(target in m.get_family() for m in scene.mobjects):
         target.set_opacity(1)
