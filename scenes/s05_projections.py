@@ -29,7 +29,6 @@ from manim import (
     Rectangle,
     ReplacementTransform,
     SurroundingRectangle,
-    TransformFromCopy,
     VGroup,
     config,
 )
@@ -209,7 +208,7 @@ class ProjectionsScene(NarratedScene):
                                  (d.proj_k, theme.K_COLOR, self.s("k_owner"))):
             nums = VGroup(*[theme.text(self.num(v), theme.NUM_SIZE, color).move_to(UP * y)
                             for v, y in zip(xs, ys, strict=True)])
-            col = widgets.in_brackets(nums, color, pad=0.12)
+            col = widgets.in_brackets(nums, color, pad=0.22)  # room for a frame inside
             col.add(theme.text(label, theme.SMALL_SIZE, color).next_to(col, UP, buff=0.4))
             cols.append(col)
         q_col, k_col = cols
@@ -229,18 +228,16 @@ class ProjectionsScene(NarratedScene):
             names, q_col, k_col = self._table()
             head = theme.text(self.s("feat_head"), theme.SMALL_SIZE, theme.MUTED)
             head.align_to(names, RIGHT).align_to(q_col[3], DOWN)
-            # the result's name moves up with its numbers: shown at both, it read twice; one
-            # name moves (a copy leaving a fading original drew it twice, offset, on the
-            # way), and the numbers left behind dim as their copies leave (at full strength
-            # both read as doubled digits)
-            moving = eq_q[5][1].copy()
+            # the result's name moves up with its numbers: shown at both, it read twice; the
+            # name moves, and the numbers left behind are dimmed as their copies leave (a
+            # copy leaving a fading or full-strength original drew it twice, offset)
+            moving = [m.copy() for m in (eq_q[5][1], *eq_q[4][1])]
             eq_q[5][1].set_opacity(0)
-            self.add(moving)
+            eq_q[4][1].set_opacity(0.35)
+            self.add(*moving)
             self.play(FadeIn(q_col[0]), FadeIn(q_col[2]), FadeIn(head),
-                      ReplacementTransform(moving, q_col[3]),
-                      eq_q[4][1].animate.set_opacity(0.35),
-                      *[TransformFromCopy(src, dst) for src, dst in
-                        zip(eq_q[4][1], q_col[1], strict=True)],
+                      *[ReplacementTransform(m, dst) for m, dst in
+                        zip(moving, (q_col[3], *q_col[1]), strict=True)],
                       run_time=b.rt(0.1, 0.9))
             for i, name in enumerate(names):
                 mark = f"f{i}"
@@ -272,11 +269,14 @@ class ProjectionsScene(NarratedScene):
                       eq_k[4][1].animate.set_opacity(1), run_time=b.rt(0.08, 0.7))
             widgets.regroup(self, eq_k)
             b.until("tags")
+            moving = [m.copy() for m in eq_k[4][1]]
+            eq_k[4][1].set_opacity(0.35)  # as q's: left behind dimmed, not drawn twice
+            self.add(*moving)
             self.play(FadeIn(k_col[0]), FadeIn(k_col[2]), FadeIn(k_col[3]),
-                      *[TransformFromCopy(src, dst) for src, dst in
-                        zip(eq_k[4][1], k_col[1], strict=True)], run_time=b.rt(0.08, 0.8))
+                      *[ReplacementTransform(m, dst) for m, dst in
+                        zip(moving, k_col[1], strict=True)], run_time=b.rt(0.08, 0.8))
             tagged = [i for i, v in enumerate(d.proj_k) if v > 0]
-            tags = VGroup(*[widgets.highlight(k_col[1][i], theme.K_COLOR, 0.08, square=False)
+            tags = VGroup(*[widgets.highlight(k_col[1][i], theme.K_COLOR, 0.1, square=False)
                             for i in tagged])
             self.play(*[Create(f) for f in tags], run_time=b.rt(0.06, 0.6))
             b.until("v")
