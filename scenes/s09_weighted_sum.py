@@ -202,8 +202,8 @@ class WeightedSumScene(NarratedScene):
                 run = b.rt(0.08, 0.8)
                 if i + 1 < len(row_y):
                     run = min(run, max(0.2, b.time_to("m" + "abcd"[i + 1])))
-                self.play(Indicate(VGroup(self.w_cells[i], self.v_rows[i]), color=theme.FG,
-                                   scale_factor=1.1),
+                # pulsed in their colours (lit white, V's red was lost for a moment)
+                self.play(widgets.pulse(self.w_cells[i], 1.1), widgets.pulse(self.v_rows[i], 1.1),
                           FadeIn(cells, shift=0.3 * RIGHT), run_time=run)
             # working: each row's share times its V (each said by the next row's mark)
             marks = ["m" + "abcd"[i] for i in range(1, len(row_y))]

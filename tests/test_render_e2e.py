@@ -204,7 +204,7 @@ def test_one_numbers_file_reaches_both_cuts(overview, tmp_path):
         [sys.executable, str(ROOT / "render.py"), "--plan", "--cut", "overview", "--lang",
          "all", "--quality", "low", "--scenes", OVERVIEW_SCENES, "--tts", "offline",
          "--numbers", str(tmp / "numbers.toml"), "--out", str(out), "--cache",
-         str(tmp / "cache")], capture_output=True, text=True, timeout=300)
+         str(tmp / "cache"), "--burn-subs"], capture_output=True, text=True, timeout=300)
     assert same.returncode == 0, same.stderr[-3000:]
     assert "rebuild" not in same.stderr, same.stderr
 
