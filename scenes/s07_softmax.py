@@ -17,6 +17,7 @@ from manim import (
     FadeOut,
     GrowFromEdge,
     Indicate,
+    LaggedStart,
     Line,
     Mobject,
     Rectangle,
@@ -277,8 +278,11 @@ class SoftmaxScene(NarratedScene):
             self.total = VGroup(rule, total, total_lab)
             self.play(FadeOut(self.pos), Create(rule), FadeIn(total_lab),
                       run_time=b.rt(0.05, 0.4))
-            self.play(*[FadeOut(c.copy(), target_position=total) for c in exp_col[1]],
-                      FadeIn(total), run_time=b.rt(0.08, 0.8))
+            # the e-powers pulse top to bottom, and the total comes up under them (copies
+            # flying down to it crossed the rows below, digits over digits)
+            self.play(LaggedStart(*[widgets.pulse(c, 1.12) for c in exp_col[1]],
+                                  lag_ratio=0.25),
+                      FadeIn(total, shift=0.15 * DOWN), run_time=b.rt(0.08, 0.8))
             self.show_working(b, self.total, "div")  # the total is said before this mark
             b.until("div")
             self.divs = divs = VGroup(*[
