@@ -65,7 +65,6 @@ class SoftmaxScene(NarratedScene):
         self.tokens, self.scores = fb.tokens[self.lang], d.fill_scores
         self.n, self.top = len(self.tokens), d.fill_order[0]
         self.y_rows = [Y_HEAD - FIRST_ROW - ROW_H * i for i in range(self.n)]
-        self.y_low = self.y_rows[-1] - 0.85
         self._layout()
 
     def _layout(self) -> None:
@@ -185,6 +184,11 @@ class SoftmaxScene(NarratedScene):
     def _which_constant(self) -> None:
         d, n = self.derived, self.n
         with self.beat("which_constant") as b:
+            # "but why that constant?": the question takes the caption's place as the voice
+            # asks it (the naive recipe's caption stood over the other constant's column)
+            self.cap = widgets.fade_through(
+                self, self.cap, self._caption(self.s("problem1"), theme.WARN),
+                run_time=min(b.rt(0.06, 0.6), max(0.2, b.time_to("alt"))))
             b.until("alt")
             alt_col = self._column(self.s("plus_alt"),
                                    [self.num(s + d.shift_alt) for s in self.scores],
@@ -206,11 +210,9 @@ class SoftmaxScene(NarratedScene):
                 self.play(Create(same), run_time=b.rt(0.08, 0.6))
             self.alt = VGroup(same, alt_col, alt_bars)
             b.until("prob_a")
-            self.p1 = theme.text(self.s("problem1"), theme.BODY_SIZE, theme.WARN)
-            self.p1.move_to(UP * self.y_low)
-            self.play(FadeIn(self.p1, shift=0.1 * UP), run_time=b.rt(0.08, 0.6))
+            self.play(widgets.pulse(self.cap, 1.08), run_time=b.rt(0.08, 0.6))
             self.show_working(b, self.alt, "prob_a")  # the other constant's shares are said
-            self.naive = VGroup(self.plus_col, self.naive_bars, self.p1, self.alt)
+            self.naive = VGroup(self.plus_col, self.naive_bars, self.alt)
 
     def _exp(self) -> None:
         d, n, y_rows = self.derived, self.n, self.y_rows
