@@ -65,6 +65,7 @@ class SoftmaxScene(NarratedScene):
         self.tokens, self.scores = fb.tokens[self.lang], d.fill_scores
         self.n, self.top = len(self.tokens), d.fill_order[0]
         self.y_rows = [Y_HEAD - FIRST_ROW - ROW_H * i for i in range(self.n)]
+        self.y_low = self.y_rows[-1] - 0.85  # a line under the table (the overview's)
         self._layout()
 
     def _layout(self) -> None:
