@@ -17,7 +17,7 @@ from pipeline.clips import shift_cues
 from pipeline.keys import pipeline_code, versions
 from pipeline.placement import LanguageParts
 from pipeline.segments import SegmentStore
-from pipeline.subtitle_tracks import other_lang
+from pipeline.subtitle_tracks import soft_tracks
 
 
 def burn(parts: LanguageParts, store: SegmentStore, sound: Path, meta: Path,
@@ -29,7 +29,7 @@ def burn(parts: LanguageParts, store: SegmentStore, sound: Path, meta: Path,
     those cues, ``workers`` scenes at a time; the scenes are joined by copy and muxed with
     the master's sound, subtitle tracks and chapters. Drawing the subtitles into every
     frame of the master instead took about 700 s a language at 1080p60, every run."""
-    lang, fps, other = parts.lang, parts.fps, other_lang(parts.lang)
+    lang, fps = parts.lang, parts.fps
     work = parts.work / "burn"
 
     def one(k: int) -> Path:
@@ -48,8 +48,7 @@ def burn(parts: LanguageParts, store: SegmentStore, sound: Path, meta: Path,
     media.concat_videos([(p, t) for p, (_seg, t) in zip(pictures, parts.timed_segments,
                                                          strict=True)], video)
     media.mux_master(video, sound,
-                     [media.SubtitleTrack(parts.staged / "video.srt", lang, True),
-                      media.SubtitleTrack(parts.staged / f"video.{other}.srt", other, False)],
+                     soft_tracks(parts.staged, lang),
                      meta, parts.staged / "video.burned.mp4")
 
 

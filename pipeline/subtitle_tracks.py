@@ -10,11 +10,21 @@ from narration.bilingual import bilingual_cues
 from narration.numfmt import LANGS
 from narration.subtitles import build_track
 from narration.types import Cue, WordTiming
+from pipeline.media import SubtitleTrack
 
 
 def other_lang(lang: str) -> str:
     """The video's other language (its second subtitle track)."""
     return next(x for x in LANGS if x != lang)
+
+
+def soft_tracks(staged: Path, lang: str) -> list[SubtitleTrack]:
+    """The two soft subtitle tracks a master carries (the master and its burned copy): this
+    language's SRT first and default, the other language's second, as ``write_subtitles``
+    wrote them into ``staged``."""
+    other = other_lang(lang)
+    return [SubtitleTrack(staged / "video.srt", lang, True),
+            SubtitleTrack(staged / f"video.{other}.srt", other, False)]
 
 
 def write_subtitles(staged: Path, lang: str, beats: list[tuple[str, list[WordTiming], float,

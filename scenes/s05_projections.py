@@ -27,7 +27,6 @@ from manim import (
     Line,
     Mobject,
     Rectangle,
-    ReplacementTransform,
     SurroundingRectangle,
     VGroup,
     config,
@@ -231,13 +230,9 @@ class ProjectionsScene(NarratedScene):
             # the result's name moves up with its numbers: shown at both, it read twice; the
             # name moves, and the numbers left behind are dimmed as their copies leave (a
             # copy leaving a fading or full-strength original drew it twice, offset)
-            moving = [m.copy() for m in (eq_q[5][1], *eq_q[4][1])]
-            eq_q[5][1].set_opacity(0)
-            eq_q[4][1].set_opacity(0.35)
-            self.add(*moving)
             self.play(FadeIn(q_col[0]), FadeIn(q_col[2]), FadeIn(head),
-                      *[ReplacementTransform(m, dst) for m, dst in
-                        zip(moving, (q_col[3], *q_col[1]), strict=True)],
+                      *widgets.hand_over(self, [eq_q[5][1]], [q_col[3]], left=0),
+                      *widgets.hand_over(self, eq_q[4][1], q_col[1], left=0.35),
                       run_time=b.rt(0.1, 0.9))
             for i, name in enumerate(names):
                 mark = f"f{i}"
@@ -269,12 +264,9 @@ class ProjectionsScene(NarratedScene):
                       eq_k[4][1].animate.set_opacity(1), run_time=b.rt(0.08, 0.7))
             widgets.regroup(self, eq_k)
             b.until("tags")
-            moving = [m.copy() for m in eq_k[4][1]]
-            eq_k[4][1].set_opacity(0.35)  # as q's: left behind dimmed, not drawn twice
-            self.add(*moving)
             self.play(FadeIn(k_col[0]), FadeIn(k_col[2]), FadeIn(k_col[3]),
-                      *[ReplacementTransform(m, dst) for m, dst in
-                        zip(moving, k_col[1], strict=True)], run_time=b.rt(0.08, 0.8))
+                      *widgets.hand_over(self, eq_k[4][1], k_col[1], left=0.35),
+                      run_time=b.rt(0.08, 0.8))
             tagged = [i for i, v in enumerate(d.proj_k) if v > 0]
             tags = VGroup(*[widgets.highlight(k_col[1][i], theme.K_COLOR, 0.1, square=False)
                             for i in tagged])

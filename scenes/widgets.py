@@ -22,6 +22,7 @@ from manim import (
     Indicate,
     Mobject,
     Rectangle,
+    ReplacementTransform,
     Scene,
     Transform,
     VGroup,
@@ -397,6 +398,19 @@ def land(scene: Scene, src: Mobject, target: Mobject, run_time: float,
         target.set_opacity(1)
     else:
         scene.add(target.set_opacity(1))
+
+
+def hand_over(scene: Scene, sources: Sequence[Mobject], targets: Sequence[Mobject],
+              left: float) -> list[Animation]:
+    """Animations (for one ``play``) moving a copy of each source onto its target, the
+    sources left behind at opacity ``left`` from the start (0: the thing moves; 0.35: dimmed
+    as its copy leaves). A copy leaving a fading or full-strength original drew the two
+    offset, as doubled digits."""
+    moving = [m.copy() for m in sources]
+    for m in sources:
+        m.set_opacity(left)
+    scene.add(*moving)
+    return [ReplacementTransform(m, t) for m, t in zip(moving, targets, strict=True)]
 
 
 def regroup(scene: Scene, group: Mobject) -> None:
