@@ -28,7 +28,7 @@ from narration.types import SpeechClip
 from pipeline.config import BuildConfig, Inputs
 from pipeline.outputs import build_language, language_key, previous_key
 from pipeline.progress import BuildProgress, Timer
-from pipeline.scene_jobs import render_jobs, scene_jobs
+from pipeline.scene_jobs import render_jobs, scene_jobs, start_zygote
 from pipeline.store import Lookup, SceneStore
 from pipeline.voice import cached_clips, synthesize
 
@@ -75,70 +75,78 @@ def build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildPr
         from pipeline.dask_pool import connect  # distributed, only when asked
 
         connect(config.scheduler).close()
-    with Timer(progress, "voice"):
-        for lang in inputs.langs:
-            if plan_only:  # look up, never synthesize
-                clips[lang], missing = cached_clips(cache, engine, inputs.scripts[lang], lang)
-                if missing:
-                    progress.say(f"[{lang}] voice: {len(missing)} beat(s) to synthesize "
-                                 f"({', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''})")
-                    for s in inputs.scripts[lang]:
-                        if any(m.startswith(f"{s.scene_id}.") for m in missing):
-                            progress.say(f"[{lang}] {s.scene_id:<18} rebuild voice changed")
-                            complete = [i for i in complete if i.scene_id != s.scene_id]
-                continue
-            made = cache.synthesized
-            clips[lang] = synthesize(lang, inputs.scripts[lang], engine, cache,
-                                     say=progress.say)
-            summary.synthesized += cache.synthesized - made
-            summary.voiced += sum(len(s.beats) for s in inputs.scripts[lang])
-    if plan_only:
-        keep = {i.scene_id for i in complete}
-        plan_inputs = dataclasses.replace(
-            inputs, scenes=complete,
-            scripts={lang: [s for s in scripts if s.scene_id in keep]
-                     for lang, scripts in inputs.scripts.items()})
-    else:
-        plan_inputs = inputs
-    jobs = scene_jobs(config, plan_inputs, store, clips)
-    for job in jobs:
-        if job.lookup.entry is not None:
-            job.entry = job.lookup.entry
-            store.touch(job.entry)
-    if plan_only:
-        outputs = "outputs" if inputs.cut == "full" else f"{inputs.cut} outputs"
+    # The scene processes' server loads Manim while the voice is made and the scenes planned.
+    zygote = None if plan_only else start_zygote(config, config.out / ".work")
+    try:
+        with Timer(progress, "voice"):
+            for lang in inputs.langs:
+                if plan_only:  # look up, never synthesize
+                    clips[lang], missing = cached_clips(cache, engine, inputs.scripts[lang], lang)
+                    if missing:
+                        more = " ..." if len(missing) > 4 else ""
+                        progress.say(f"[{lang}] voice: {len(missing)} beat(s) to synthesize "
+                                     f"({', '.join(missing[:4])}{more})")
+                        for s in inputs.scripts[lang]:
+                            if any(m.startswith(f"{s.scene_id}.") for m in missing):
+                                progress.say(f"[{lang}] {s.scene_id:<18} rebuild voice changed")
+                                complete = [i for i in complete if i.scene_id != s.scene_id]
+                    continue
+                made = cache.synthesized
+                clips[lang] = synthesize(lang, inputs.scripts[lang], engine, cache,
+                                         say=progress.say)
+                summary.synthesized += cache.synthesized - made
+                summary.voiced += sum(len(s.beats) for s in inputs.scripts[lang])
+        if plan_only:
+            keep = {i.scene_id for i in complete}
+            plan_inputs = dataclasses.replace(
+                inputs, scenes=complete,
+                scripts={lang: [s for s in scripts if s.scene_id in keep]
+                         for lang, scripts in inputs.scripts.items()})
+        else:
+            plan_inputs = inputs
+        jobs = scene_jobs(config, plan_inputs, store, clips)
         for job in jobs:
-            verdict = "reuse  " if job.entry else "rebuild"
-            progress.say(f"{job.label:<22} {verdict} {job.lookup.reason}")
+            if job.lookup.entry is not None:
+                job.entry = job.lookup.entry
+                store.touch(job.entry)
+        if plan_only:
+            outputs = "outputs" if inputs.cut == "full" else f"{inputs.cut} outputs"
+            for job in jobs:
+                verdict = "reuse  " if job.entry else "rebuild"
+                progress.say(f"{job.label:<22} {verdict} {job.lookup.reason}")
+            for lang in plan_inputs.langs:
+                mine = [j for j in jobs if j.lang == lang]
+                if mine and all(j.entry for j in mine) and len(complete) == len(inputs.scenes):
+                    same = previous_key(inputs.out_dir(config.out, lang)) == language_key(
+                        config, plan_inputs, lang, mine, clips[lang])
+                    progress.say(f"[{lang}] {outputs:<18} "
+                                 + ("reuse   unchanged" if same else "rebuild inputs changed"))
+                else:
+                    progress.say(f"[{lang}] {outputs:<18} rebuild scenes re-rendered")
+            return summary
+
+        # Languages that will be rebuilt read their reused pictures: check them whole first,
+        # and render again any that is damaged (instead of failing on it at every run).
         for lang in plan_inputs.langs:
             mine = [j for j in jobs if j.lang == lang]
-            if mine and all(j.entry for j in mine) and len(complete) == len(inputs.scenes):
-                same = previous_key(inputs.out_dir(config.out, lang)) == language_key(
-                    config, plan_inputs, lang, mine, clips[lang])
-                progress.say(f"[{lang}] {outputs:<18} "
-                             + ("reuse   unchanged" if same else "rebuild inputs changed"))
-            else:
-                progress.say(f"[{lang}] {outputs:<18} rebuild scenes re-rendered")
-        return summary
-
-    # Languages that will be rebuilt read their reused pictures: check them whole first,
-    # and render again any that is damaged (instead of failing on it at every run).
-    for lang in plan_inputs.langs:
-        mine = [j for j in jobs if j.lang == lang]
-        if all(j.entry for j in mine) and previous_key(
-                inputs.out_dir(config.out, lang)) == language_key(
-                config, plan_inputs, lang, mine, clips[lang]):
-            continue
-        for j in mine:
-            if j.entry is not None and not j.entry.verify():
-                shutil.rmtree(j.entry.path, ignore_errors=True)
-                j.entry, j.lookup = None, Lookup(None, "cached picture damaged")
-    todo = [j for j in jobs if j.entry is None]
-    summary.reused = [j.label for j in jobs if j.entry is not None]
-    summary.rendered = [j.label for j in todo]
-    for j in todo:
-        progress.say(f"{j.label}: render ({j.lookup.reason})")
-    render_jobs(todo, config, plan_inputs, store, progress, config.out / ".work")
+            if all(j.entry for j in mine) and previous_key(
+                    inputs.out_dir(config.out, lang)) == language_key(
+                    config, plan_inputs, lang, mine, clips[lang]):
+                continue
+            for j in mine:
+                if j.entry is not None and not j.entry.verify():
+                    shutil.rmtree(j.entry.path, ignore_errors=True)
+                    j.entry, j.lookup = None, Lookup(None, "cached picture damaged")
+        todo = [j for j in jobs if j.entry is None]
+        summary.reused = [j.label for j in jobs if j.entry is not None]
+        summary.rendered = [j.label for j in todo]
+        for j in todo:
+            progress.say(f"{j.label}: render ({j.lookup.reason})")
+        render_jobs(todo, config, plan_inputs, store, progress, config.out / ".work",
+                    zygote)
+    finally:
+        if zygote is not None:
+            zygote.kill()  # nothing to render, or it failed (a pool closes its own)
 
     problems = [w for j in jobs if j.entry is not None for w in j.entry.times.layout]
     if problems and not config.accept_layout:

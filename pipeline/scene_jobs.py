@@ -16,7 +16,7 @@ from narration.types import SpeechClip
 from pipeline.config import BuildConfig, Inputs
 from pipeline.keys import versions
 from pipeline.progress import BuildProgress, Timer
-from pipeline.scene_render import QUALITIES, RenderedScene, RenderPool
+from pipeline.scene_render import QUALITIES, RenderedScene, RenderPool, Zygote
 from pipeline.store import Entry, Lookup, Probe, SceneStore
 from pipeline.voice import beat_plans
 from scenes.context import script_digest
@@ -71,6 +71,12 @@ def scene_jobs(config: BuildConfig, inputs: Inputs, store: SceneStore,
     return jobs
 
 
+def start_zygote(config: BuildConfig, work: Path) -> Zygote | None:
+    """The local pool's scene processes' server, started now so that Manim loads while the
+    build makes the voice and plans (None with a Dask scheduler)."""
+    return None if config.scheduler else Zygote(work / "logs")
+
+
 def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False
                ) -> tuple[Path, ScenePlan]:
     """The job's plan, in a folder of its own run: a process left over from an interrupted
@@ -88,8 +94,10 @@ def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False
 
 
 def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
-                store: SceneStore, progress: BuildProgress, work: Path) -> None:
-    """Render ``todo`` in one pool of ``config.jobs`` processes (longest first)."""
+                store: SceneStore, progress: BuildProgress, work: Path,
+                zygote: Zygote | None = None) -> None:
+    """Render ``todo`` in one pool of ``config.jobs`` processes (longest first), forked from
+    ``zygote`` if given (see ``start_zygote``)."""
     if not todo:
         return
     order = sorted(todo, key=lambda j: -j.frames)
@@ -108,7 +116,7 @@ def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
         progress.say(f"scenes: {len(order)} job(s) to the Dask scheduler at "
                      f"{config.scheduler}")
     else:
-        pool = RenderPool(config.jobs, work / "logs", echo=echo)
+        pool = RenderPool(config.jobs, work / "logs", echo=echo, zygote=zygote)
     progress.start_renders(len(order), sum(j.frames for j in order))
 
     def done(r: RenderedScene) -> None:

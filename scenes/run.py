@@ -4,8 +4,9 @@ The plan (:class:`scenes.contract.ScenePlan`) says which scene, language, number
 quality, how long each beat lasts, and where the picture and the report go. The picture is
 written by :class:`scenes.held_frames.HeldFrameWriter`; the report
 (:class:`scenes.contract.SceneReport`) records the beat times, warnings, the inputs the
-scene read and the project code it ran. While rendering, a line ``progress DONE TOTAL``
-(frames) is printed on stdout about twice a second. Exit status 0 on success, 1 when the
+scene read and the project code it ran. While rendering, a line ``progress RUN_ID DONE TOTAL``
+(frames) is printed on stdout about twice a second. (Run this way by hand or by a Dask
+worker; a build forks it from ``scenes.zygote``.) Exit status 0 on success, 1 when the
 scene fails (its traceback on stderr), 2 for an unusable plan.
 """
 
@@ -21,14 +22,14 @@ if str(PROJECT) not in sys.path:
     sys.path.insert(0, str(PROJECT))
 
 
-def _progress(total: int):
+def _progress(run_id: str, total: int):
     last = [0.0]
 
     def report(done: int) -> None:
         now = time.monotonic()
         if now - last[0] >= 0.5:
             last[0] = now
-            print(f"progress {done} {total}", flush=True)
+            print(f"progress {run_id} {done} {total}", flush=True)
 
     return report
 
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = plan.video.with_name(f".{plan.video.name}.partial.mp4")
     tmp.unlink(missing_ok=True)
     total = round((sum(b.slot for b in plan.beats) + SCENE_TAIL) * plan.fps)
-    writer = HeldFrameWriter.for_target(tmp, _progress(total))
+    writer = HeldFrameWriter.for_target(tmp, _progress(plan.run_id, total))
     t0 = time.monotonic()
     try:
         scene = cls(renderer=CairoRenderer(file_writer_class=writer), plan=plan)

@@ -22,6 +22,15 @@ SHORT_CUT = "overview"
 SHORT_SCENES = ("ov_scores", "ov_formula")
 
 
+def scene_processes(out: Path) -> list[str]:
+    """The command lines of a run's scene processes still alive: its ``scenes.run``
+    processes, and its scene processes' server (``scenes.zygote``), whose command line the
+    scene processes forked from it keep; both name the run's output folder ``out``."""
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    return [line for line in ps.splitlines() if str(out) in line and "ps -eo" not in line
+            and ("scenes.run" in line or "scenes.zygote" in line)]
+
+
 @dataclass(frozen=True)
 class Build:
     """One render.py run's output folder, build cache and log."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.shared_renders import SHORT_CUT, SHORT_SCENES
+from tests.shared_renders import SHORT_CUT, SHORT_SCENES, scene_processes
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = "library,formula"
@@ -37,11 +37,6 @@ def _errors(stderr: str) -> list[str]:
 
 def _entries(cache: Path) -> list[Path]:
     return sorted((cache / "scenes").glob("*/zh-low/[0-9a-f]*/entry.json"))
-
-
-def _scene_processes() -> list[str]:
-    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    return [line for line in out.splitlines() if "scenes.run" in line and "ps -eo" not in line]
 
 
 @pytest.fixture
@@ -97,7 +92,7 @@ def test_ctrl_c_stops_promptly_and_keeps_finished_scenes(tmp_path):
     assert proc.returncode == 130, err[-2000:]
     assert "interrupted" in err and "Traceback" not in err
     time.sleep(0.5)
-    assert not [p for p in _scene_processes() if str(out) in p]
+    assert not scene_processes(out)
     assert _entries(cache) == kept and kept  # finished work kept
     assert not (out / "zh").exists()
     again = subprocess.run(_cmd(out, cache, scenes=SHORT), capture_output=True, text=True,

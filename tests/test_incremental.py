@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from qkv_math.numbers import DEFAULT_NUMBERS
-from tests.shared_renders import SHORT_CUT, SHORT_SCENES, Build, render_cmd
+from tests.shared_renders import SHORT_CUT, SHORT_SCENES, Build, render_cmd, scene_processes
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = "library,formula"
@@ -163,6 +163,7 @@ def test_a_run_killed_mid_render_loses_nothing_finished(tmp_path):
     finished = [s for s in scenes if _entries(cache, s)]
     assert len(finished) == 1
     time.sleep(1.0)  # the orphaned scene process dies with its parent
+    assert not scene_processes(out)  # nor its scene processes' server
     assert not (out / "zh").exists()  # nothing published half-done
     again = _run(out, cache, *SHORT, scenes=SHORT_IDS)
     summary = _summary(again.stderr)
