@@ -381,6 +381,16 @@ def main(argv: list[str] | None = None) -> int:
     engine = choose_engine(args.tts, warn=lambda m: progress.say(f"warning: {m}"),
                            zh_voice=args.voice)
     t_all = time.monotonic()
+    font = None
+    if not args.plan:
+        from narration.scripts import video_summary, video_title
+        from pipeline.page import FontPrefetch
+
+        texts = [f"{s.title}{b.text.display}" for i in cut_inputs
+                 for scripts in i.scripts.values() for s in scripts for b in s.beats]
+        texts += [f(lang, i.script_root, i.cut) for i in cut_inputs for lang in LANGS
+                  for f in (video_title, video_summary)]
+        font = FontPrefetch("".join(texts), source.numbers, config.cache)
     try:
         summaries = []
         for inputs in cut_inputs:
@@ -409,13 +419,16 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"error: cannot write{where}: {err.strerror or err}; finished scenes are kept "
              f"in the cache, previous outputs left as they were")
         return 1
+    finally:
+        if font is not None and sys.exc_info()[0] is not None:
+            font.close()
     if args.plan:
         return 0
     summary = Summary.combine(summaries)
     if summary.langs_built or not (args.out / "index.html").is_file():
         from pipeline.page import write_page
 
-        page = write_page(args.out, list(LANGS), source.numbers, config.cache)
+        page = write_page(args.out, list(LANGS), source.numbers, config.cache, font)
         if page is not None:
             _say(f"preview page: {page} ({page.stat().st_size / 1e6:.1f} MB)")
     _say(f"summary: voice {summary.voiced} beats, {summary.synthesized} synthesized; "

@@ -32,3 +32,27 @@ def columns(s: str) -> int:
     """Display width of ``s`` in a terminal's columns: 2 for a wide (East Asian wide or
     full-width) character, 1 for any other."""
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
+# Punctuation, by what it does to a sentence: written once for the subtitle breaker, its
+# judge of bad breaks, the bilingual track, the word segmenter and the scenes' text wrap.
+SENTENCE_ENDS = frozenset("。！？!?．｡‼⁇⁈⁉")
+"""Marks that end a sentence. Not ``.`` (also a decimal point and an abbreviation's mark:
+each user adds it where it may end a sentence) nor the ellipses."""
+ELLIPSES = frozenset("…⋯")
+CLAUSE_MARKS = frozenset("；;：:")
+"""Semicolons and colons: a clause ends, the sentence goes on."""
+DASHES = frozenset("—―")
+COMMAS = frozenset("，,､")
+ENUM_COMMA = "、"
+"""The enumeration comma (苹果、梨): it joins a list's items rather than ending a clause."""
+OPEN_BRACKETS = "([{（【「『《〈"
+CLOSE_BRACKETS = ")]}）】」』》〉"
+OPEN_QUOTES = "“‘"
+CLOSE_QUOTES = "”’"
+OPENERS = OPEN_BRACKETS + OPEN_QUOTES
+CLOSERS = CLOSE_BRACKETS + CLOSE_QUOTES
+GROUP_OPENERS = OPEN_BRACKETS + "“"
+GROUP_CLOSERS = CLOSE_BRACKETS + "”"
+"""What opens and closes a group counted by nesting depth: the single quotes left out, as
+’ is also the apostrophe (don’t)."""

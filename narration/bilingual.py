@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from common.text import CLAUSE_MARKS, COMMAS, DASHES, ENUM_COMMA, OPENERS, SENTENCE_ENDS
 from narration.breaks import NO_LINE_START, counted_break
 from narration.subtitles import (
     EN_MAX_CHARS,
@@ -24,11 +25,11 @@ from narration.subtitles import (
 from narration.types import Cue
 from narration.wordseg import group_depth, word_boundaries
 
-_SENTENCE = frozenset("。.！!？?")
-_CLAUSE = frozenset("；;：:—")
-_COMMA = frozenset("，,、")
+_SENTENCE = SENTENCE_ENDS | {"."}
+_CLAUSE = CLAUSE_MARKS | DASHES
+_COMMA = COMMAS | {ENUM_COMMA}
 # A line never starts with these (they close what came before) nor ends with an opener.
-_OPENERS = frozenset("「『（(【“‘")
+_OPENERS = frozenset(OPENERS)
 MAX_OTHER_LINES = 2
 BAD_BREAK_COST = 8.0
 """Added to a break a reader would call bad (``narration.breaks``, the own tracks' judge):

@@ -39,7 +39,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from common.text import is_cjk
+from common.text import (
+    CLAUSE_MARKS,
+    CLOSERS,
+    COMMAS,
+    DASHES,
+    ELLIPSES,
+    ENUM_COMMA,
+    OPENERS,
+    SENTENCE_ENDS,
+    is_cjk,
+)
 from narration.phrases import inside_phrase
 from narration.wordseg import enclosing_group, pos_tokens, word_boundaries
 
@@ -75,14 +85,13 @@ class BadBreak:
 
 # --------------------------------------------------------------------------- shared
 
-NO_LINE_START = frozenset("。，、；：？！.,;:?!」』）)】”’…")
+NO_LINE_START = SENTENCE_ENDS | CLAUSE_MARKS | COMMAS | ELLIPSES | {".", ENUM_COMMA} | set(CLOSERS)
 """Marks that close what came before: no line starts with one."""
 
 
-_PUNCT_STRENGTH = {**dict.fromkeys("。！？!?．｡…⋯", 3), **dict.fromkeys("；;：:—―", 2),
-                   **dict.fromkeys("，,､、", 1)}
-_OPENERS = "([{（【「『“‘《〈"
-_CLOSERS = ")]}）】」』”’》〉"
+_PUNCT_STRENGTH = {**dict.fromkeys(SENTENCE_ENDS | ELLIPSES, 3),
+                   **dict.fromkeys(CLAUSE_MARKS | DASHES, 2),
+                   **dict.fromkeys(COMMAS | {ENUM_COMMA}, 1)}
 
 
 def _width(s: str, zh: bool) -> float:
@@ -173,7 +182,7 @@ class _Tok:
 
     @property
     def bracket(self) -> bool:
-        return all(c in _OPENERS or c in _CLOSERS or c == '"' for c in self.word)
+        return all(c in OPENERS or c in CLOSERS or c == '"' for c in self.word)
 
     @property
     def verb(self) -> bool:
@@ -214,14 +223,14 @@ def _zh_grammar(text: str, q: int, p: int) -> tuple[str, str] | None:
     toks = _tokens(text)
     ri = _index(toks, p)  # first token of the new line
     li = ri - 1  # last token of the old line, before spaces and closing brackets
-    while li >= 0 and (toks[li].space or (toks[li].bracket and toks[li].word[0] in _CLOSERS)):
+    while li >= 0 and (toks[li].space or (toks[li].bracket and toks[li].word[0] in CLOSERS)):
         li -= 1
     if li < 0 or ri >= len(toks):
         return None
     if toks[li].punct:
         return _zh_at_punctuation(text, toks, li, ri)
     while ri < len(toks) and (toks[ri].space or (toks[ri].bracket and toks[ri].word[0] in
-                              _OPENERS)):
+                              OPENERS)):
         ri += 1
     if ri >= len(toks) or toks[ri].punct:
         return None
@@ -394,7 +403,7 @@ def _zh_at_punctuation(text: str, toks: tuple[_Tok, ...], li: int,
 def _comma_before(text: str, p: int) -> int | None:
     """Offset of the comma (，,、) a break before ``text[p]`` follows, or None."""
     q = p
-    while q > 0 and (text[q - 1].isspace() or text[q - 1] in _CLOSERS):
+    while q > 0 and (text[q - 1].isspace() or text[q - 1] in CLOSERS):
         q -= 1
     return q - 1 if q > 0 and _PUNCT_STRENGTH.get(text[q - 1]) == 1 else None
 
@@ -548,8 +557,8 @@ def _opens_np(token: str) -> bool:
     """Whether a line starting with ``token`` starts a noun phrase's head: a content word,
     a number or a quote (“France”)."""
     nxt = _bare(token)
-    return (_content(nxt) or _is_number(nxt) or token[:1] in _OPENERS + '"') and not (
-        nxt.endswith("ing") and token[:1] not in _OPENERS + '"')
+    return (_content(nxt) or _is_number(nxt) or token[:1] in OPENERS + '"') and not (
+        nxt.endswith("ing") and token[:1] not in OPENERS + '"')
 
 
 def _np_split(left: list[str], right: list[str]) -> str | None:
@@ -571,7 +580,7 @@ def _np_split(left: list[str], right: list[str]) -> str | None:
                   or before.endswith(("'s", "’s", "s'", "s’")) or _is_number(before))
     if not _opens_np(tok) or nxt in EN_RELATIVES:
         return None
-    quoted = tok[:1] in _OPENERS + '"'
+    quoted = tok[:1] in OPENERS + '"'
     if _is_number(last):
         if before in EN_VALUE_BEFORE | EN_LABEL_NOUNS or (last == "one" and determined):
             return None
@@ -628,7 +637,7 @@ def _en_grammar(text: str, q: int, p: int) -> tuple[str, str] | None:
         return None  # after punctuation (or a closing quote): a clause boundary
     last, nxt = _bare(left[-1]), _bare(right[0])
     follows_np = (nxt in EN_ARTICLES or nxt in EN_DETERMINERS
-                  or right[0][:1].isdigit() or right[0][:1] in _OPENERS + '"')
+                  or right[0][:1].isdigit() or right[0][:1] in OPENERS + '"')
     if last in EN_PARTICLES and not follows_np and _opens_np(right[0]) and (
             len(left) >= 2 and _bare(left[-2]) not in EN_FUNCTION):
         follows_np = True  # a bare noun object: "mixed in / neighbours"

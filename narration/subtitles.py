@@ -60,7 +60,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from common.text import is_cjk, is_wide
+from common.text import (
+    CLAUSE_MARKS,
+    COMMAS,
+    DASHES,
+    ELLIPSES,
+    ENUM_COMMA,
+    SENTENCE_ENDS,
+    is_cjk,
+    is_wide,
+)
 from narration import subtitle_files
 from narration.breaks import (
     COST_GRAMMAR,
@@ -92,11 +101,11 @@ COMFORT_CPS = {True: 7.0, False: 15.0}
 """Reading speed (zh: True) a cue is held on screen for, when the next cue leaves room."""
 
 # Characters whose break-after behaviour is special.
-_SENTENCE_END = frozenset("。！？!?.．｡‼⁇⁈⁉")
-_CLAUSE_STRONG = frozenset("；;：:—―…⋯")
-_COMMAS = frozenset("，,､")
-_ENUM_COMMA = frozenset("、")
-_BREAK_DASHES = ("—", "―", "--")
+_SENTENCE_END = SENTENCE_ENDS | {"."}
+_CLAUSE_STRONG = CLAUSE_MARKS | DASHES | ELLIPSES
+_COMMAS = COMMAS
+_ENUM_COMMA = frozenset(ENUM_COMMA)
+_BREAK_DASHES = (*DASHES, "--")
 ZH_DROP = "，、。；：,;:．｡､"
 # Joins two word characters into one token (0.71, Q·K, don't, self-attention, 10:30).
 _CONNECTORS = frozenset(".,·・'’-‐‑/:×^_+&")
@@ -431,7 +440,7 @@ def _span_time(text: str, t0: list[float], t1: list[float], s: int,
 # --------------------------------------------------------------------------- layout
 
 
-_CLAUSE_PUNCT = frozenset("，,。.；;：:！!？?、—")
+_CLAUSE_PUNCT = _SENTENCE_END | CLAUSE_MARKS | COMMAS | DASHES | {ENUM_COMMA}
 
 
 def _fragment_len(text: str, spans: list[tuple[int, int]], k: int, zh: bool) -> int:

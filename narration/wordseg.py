@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
+from common.text import GROUP_CLOSERS, GROUP_OPENERS
+
 # Terms of this subject that jieba's general dictionary cuts apart ("掩码自/注意力").
 DOMAIN_WORDS = ("注意力", "自注意力", "掩码自注意力", "交叉注意力", "多头注意力", "缩放点积注意力",
                 "点积", "加权求和", "查询", "编码器", "解码器", "向量", "矩阵", "份额", "梯度")
@@ -52,19 +54,15 @@ def pos_tokens(text: str) -> tuple[tuple[str, str], ...]:
     return tuple((p.word, p.flag) for p in jieba.posseg.cut(text, HMM=False))
 
 
-OPENERS = "([{（【「『“《〈"
-CLOSERS = ")]}）】」』”》〉"
-
-
 def group_depth(text: str) -> list[int]:
     """For each offset ``i``, how many brackets or quotes are open before ``text[i]``."""
     depth, quote = 0, False
     out = [0] * (len(text) + 1)
     for i, c in enumerate(text):
         out[i] = depth + quote
-        if c in OPENERS:
+        if c in GROUP_OPENERS:
             depth += 1
-        elif c in CLOSERS:
+        elif c in GROUP_CLOSERS:
             depth = max(0, depth - 1)
         elif c == '"':
             quote = not quote
@@ -77,9 +75,9 @@ def enclosing_group(text: str, p: int) -> tuple[int, int] | None:
     stack: list[int] = []
     quote: int | None = None
     for i, c in enumerate(text[:p]):
-        if c in OPENERS:
+        if c in GROUP_OPENERS:
             stack.append(i)
-        elif c in CLOSERS and stack:
+        elif c in GROUP_CLOSERS and stack:
             stack.pop()
         elif c == '"':
             quote = i if quote is None else None
@@ -91,9 +89,9 @@ def enclosing_group(text: str, p: int) -> tuple[int, int] | None:
         c = text[j]
         if j > start and c == '"' and text[start] == '"':
             return start, j + 1
-        if c in OPENERS:
+        if c in GROUP_OPENERS:
             depth += 1
-        elif c in CLOSERS:
+        elif c in GROUP_CLOSERS:
             depth -= 1
             if depth == 0:
                 return start, j + 1

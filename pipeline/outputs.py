@@ -87,7 +87,17 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     total = sum(j.entry.video.frames for j in jobs if j.entry) / fps
 
     segments = SegmentStore(config.cache / "segments")
-    with Timer(progress, "soundtrack and subtitles"):
+    with Timer(progress, "soundtrack and subtitles"), \
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"subtitles-{lang}") as bg:
+        # The subtitles (Python: segmentation and line breaks) are written while the sound
+        # (mostly ffmpeg and NumPy) is made.
+        beats = [(p.text.display, display_words(p.text, p.clip.words), p.start,
+                  p.clip.duration) for p in placed]
+        other = other_lang(lang)
+        other_text = {(s.scene_id, b.id): b.text.display for s in inputs.scripts[other]
+                      for b in s.beats}
+        other_texts = [other_text[(p.scene_id, p.beat_id)] for p in placed]
+        subtitles = bg.submit(write_subtitles, staged, lang, beats, other_texts)
         # Each scene's narration at −14 LUFS (cached per scene), joined.
         sounds = [scene_audio.SceneSound(
             tuple((p.start - c.start, p.clip.path) for p in placed if p.scene_id == sc.scene_id),
@@ -97,15 +107,9 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
         # The AAC of each scene (cached by its samples), joined: the video's and clips' sound.
         sound = scene_audio.encode_sound(segments, scene_voices, lang, config.jobs,
                                          work / "sound")
-        beats = [(p.text.display, display_words(p.text, p.clip.words), p.start,
-                  p.clip.duration) for p in placed]
-        other = other_lang(lang)
-        other_text = {(s.scene_id, b.id): b.text.display for s in inputs.scripts[other]
-                      for b in s.beats}
-        other_texts = [other_text[(p.scene_id, p.beat_id)] for p in placed]
-        cues, other_cues, both = write_subtitles(staged, lang, beats, other_texts)
         meta = work / "chapters.txt"
         meta.write_text(media.ffmetadata_chapters(chapters, title), "utf-8")
+        cues, other_cues, both = subtitles.result()
     say(f"[{lang}] narration at {TARGET_LUFS:.0f} LUFS: {segments.made['voice']} "
         f"scene(s) normalised, {segments.reused['voice']} reused")
 

@@ -29,6 +29,8 @@ import json
 import math
 import re
 import string
+import subprocess
+import sys
 from pathlib import Path
 
 from common.atomic import atomic_write_text
@@ -37,6 +39,7 @@ from narration import style
 from qkv_math.numbers import Numbers
 
 LABELS = {"zh": "中文", "en": "English"}
+PROJECT = Path(__file__).resolve().parent.parent
 _QUESTION = re.compile(r"q(\d+)$")
 
 
@@ -507,10 +510,48 @@ def _subset_face(chars: str) -> str:
             f'src: url(data:font/woff2;base64,{data}) format("woff2"); }}')
 
 
+class FontPrefetch:
+    """The page's font subset, made in a process of its own while the build runs (fontTools
+    is pure Python: seconds that would otherwise come after everything else, or hold the
+    build's interpreter): subset to every character the page could show from this run's
+    inputs (``text``: the scripts' texts and titles of both languages), the page's own
+    words and numbers, and printable ASCII, and kept in ``cache/fonts``. The page uses it
+    when it covers what the page shows (:func:`write_page`), else subsets again."""
+
+    def __init__(self, text: str, numbers: Numbers | Path | str | None, cache: Path) -> None:
+        lab = lab_data(numbers)
+        chars = set(text) | set(string.printable) | set("".join(LABELS.values()))
+        chars |= set(json.dumps([lab, page_words(lab)], ensure_ascii=False))
+        self.text = "".join(sorted(chars))
+        self.cache = cache
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "pipeline.page", str(cache)], cwd=PROJECT,
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, encoding="utf-8")
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(self.text)
+        self._proc.stdin.close()
+
+    def face_for(self, shown: str) -> str | None:
+        """The prefetched @font-face if it covers ``shown`` (None if not, or if its process
+        failed: the page then subsets here, and says why if that fails too)."""
+        assert self._proc.stderr is not None
+        self._proc.stderr.read()
+        if self._proc.wait() != 0 or not set(shown) <= set(self.text):
+            return None
+        return font_face(self.text, self.cache)  # kept in the cache by the process
+
+    def close(self) -> None:
+        """Stop it if it still runs (the build failed)."""
+        if self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+
+
 def write_page(out: Path, langs: list[str], numbers: Numbers | Path | str | None = None,
-               cache: Path | None = None) -> Path | None:
+               cache: Path | None = None, font: FontPrefetch | None = None) -> Path | None:
     """Write ``out/index.html`` for the languages rendered there; None if there are none
-    (the font's subset kept in ``cache``, if given)."""
+    (the font's subset kept in ``cache``, if given; ``font``: made while the build ran)."""
     data = page_data(out, langs, numbers)
     if not data["langs"]:
         return None
@@ -522,10 +563,11 @@ def write_page(out: Path, langs: list[str], numbers: Numbers | Path | str | None
     shown = blob + words + "".join(LABELS.values())
     # the page's text in its first language, written in (the script rewrites it on a switch)
     w = {f"w_{k}": html.escape(v) for k, v in all_words[first_lang].items()}
+    face = (font.face_for(shown) if font is not None else None) or font_face(shown, cache)
     text = _TEMPLATE.substitute(
         lang=first_lang, title=html.escape(first["title"] or w["w_site"]), data=blob,
         words=words, labels=json.dumps(LABELS, ensure_ascii=False),
-        font_face=font_face(shown, cache), icon=ICON, band=f"{style.SUBTITLE_BAND_SHARE:.4f}",
+        font_face=face, icon=ICON, band=f"{style.SUBTITLE_BAND_SHARE:.4f}",
         lab_q=html.escape(data["lab"]["query_shown"][first_lang]),
         lab_max=len(data["lab"]["factors"]) - 1,
         clips_summary=html.escape(all_words[first_lang]["clips_show"].replace(
@@ -533,3 +575,7 @@ def write_page(out: Path, langs: list[str], numbers: Numbers | Path | str | None
     path = out / "index.html"
     atomic_write_text(path, text)
     return path
+
+
+if __name__ == "__main__":  # FontPrefetch: the characters on stdin, the cache folder as argv
+    font_face(sys.stdin.read(), Path(sys.argv[1]))

@@ -26,7 +26,15 @@ from manim import (
     tempconfig,
 )
 
-from common.text import is_cjk
+from common.text import (
+    CLAUSE_MARKS,
+    CLOSE_QUOTES,
+    GROUP_CLOSERS,
+    GROUP_OPENERS,
+    OPEN_QUOTES,
+    SENTENCE_ENDS,
+    is_cjk,
+)
 from narration import style
 from narration.breaks import NO_LINE_START, counted_break
 from narration.wordseg import word_boundaries
@@ -118,7 +126,7 @@ LATIN_QUOTES_FONT = "DejaVu Sans"
 """Curly quotes in English text: the CJK font draws them full-width, leaving a wide gap
 on their outer side ("of  “chases”  now"); this face draws them proportional. Pango falls
 back to the theme font where it is missing."""
-_CURLY = "“”‘’"
+_CURLY = OPEN_QUOTES + CLOSE_QUOTES
 
 
 def latin_quotes(s: str) -> dict[str, str] | None:
@@ -270,7 +278,7 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
             words[-1] += sep + w
         else:
             words.append(w)
-        depth += sum(w.count(c) for c in "“「（(【[") - sum(w.count(c) for c in "”」）)】]")
+        depth += sum(w.count(c) for c in GROUP_OPENERS) - sum(w.count(c) for c in GROUP_CLOSERS)
         depth = max(depth, 0)
     starts, pos = [], 0  # where each word starts in ``s``
     for w in words:
@@ -300,7 +308,7 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
 
 _WRAP_LINE = 100.0  # each line: as few lines as fit, unless a break is bad
 _WRAP_SLACK = 10.0  # times (room left / width) ** 2 per line, the last included: balanced
-_CLAUSE_END = frozenset(".:;!?。：；！？")
+_CLAUSE_END = SENTENCE_ENDS | CLAUSE_MARKS | {"."}
 _WRAP_PLAIN = 15.0  # a fine break between words; after a clause's end costs 0, a comma 5
 _WRAP_WORD_END = 60.0  # a break the subtitles' judge calls bad, at a word's end
 _WRAP_INSIDE = 1000.0  # inside a word or before a closing mark: only if nothing else fits
