@@ -120,10 +120,12 @@ def summary(stderr: str) -> str:
 
 def render(args: list[str], out: Path, cache: Path, tts: str | None = "offline",
            profile: Path | None = None) -> dict:
-    """One render.py run; with ``profile``, sampled by py-spy (its main process: where the
-    build waits, including on ffmpeg) into that file as collapsed stacks."""
+    """One render.py run; with ``profile``, sampled by py-spy into that file as collapsed
+    stacks: its main process (where the build waits, including on ffmpeg) and its scene
+    processes (``bench_limit.py`` reads their drawing from it)."""
     voice = ["--tts", tts] if tts else []
     spy = [str(Path(sys.executable).with_name("py-spy")), "record", "--rate", "20",
+           "--subprocesses",
            "--format", "raw", "-o", str(profile), "--"] if profile else []
     wall, _mb, err = run_measured([*spy, sys.executable, str(ROOT / "render.py"), *voice,
                                    "--out", str(out), "--cache", str(cache), *args])
