@@ -265,6 +265,7 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
     reader rules allow when such a place fits (``narration.breaks``: not 「长大的 / 地方」,
     "a place / name" or "take / away"), in lines of even length ("gets matched: / what I
     am", not "gets matched: what I / am")."""
+    s = s.strip()  # a text's outer spaces are no word ("not " broke at its end)
     if " " in s:
         sep, parts = " ", s.split(" ")
     elif any(is_cjk(c) for c in s):

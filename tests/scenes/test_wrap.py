@@ -16,6 +16,11 @@ def test_a_latin_label_breaks_before_its_noun_phrase() -> None:
     assert _lines("not a place name", 2.4) == ["not", "aplacename"]
 
 
+def test_outer_spaces_are_not_words() -> None:
+    assert _lines("not ", 2.4) == ["not"]
+    assert _lines(" where I grew up ", 1.2) == _lines("where I grew up", 1.2)
+
+
 def test_chinese_breaks_between_words_and_never_before_a_comma() -> None:
     assert _lines("空格拿到的内容", 2.0) == ["空格拿到的", "内容"]
     lines = _lines("对得越好的书，分量越重", 2.0)
