@@ -391,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         texts += [f(lang, i.script_root, i.cut) for i in cut_inputs for lang in LANGS
                   for f in (video_title, video_summary)]
         font = FontPrefetch("".join(texts), source.numbers, config.cache)
+    summaries_done = False
     try:
         summaries = []
         for inputs in cut_inputs:
@@ -399,6 +400,7 @@ def main(argv: list[str] | None = None) -> int:
                 last = summaries[-1]
                 last.langs_built = [f"{x} {inputs.cut}" for x in last.langs_built]
                 last.langs_reused = [f"{x} {inputs.cut}" for x in last.langs_reused]
+        summaries_done = True
     except TTSError as err:
         hint = " (--tts auto falls back to the offline voice)" if args.tts == "edge" else ""
         _say(f"error: voice: {err}{hint}")
@@ -420,8 +422,8 @@ def main(argv: list[str] | None = None) -> int:
              f"in the cache, previous outputs left as they were")
         return 1
     finally:
-        if font is not None and sys.exc_info()[0] is not None:
-            font.close()
+        if font is not None and not summaries_done:
+            font.close()  # the build failed: no page to make
     if args.plan:
         return 0
     summary = Summary.combine(summaries)
@@ -431,6 +433,8 @@ def main(argv: list[str] | None = None) -> int:
         page = write_page(args.out, list(LANGS), source.numbers, config.cache, font)
         if page is not None:
             _say(f"preview page: {page} ({page.stat().st_size / 1e6:.1f} MB)")
+    if font is not None:
+        font.close()  # unused when the page was kept (it has already finished otherwise)
     _say(f"summary: voice {summary.voiced} beats, {summary.synthesized} synthesized; "
          f"scenes {len(summary.rendered)} rendered, {len(summary.reused)} reused; "
          f"outputs {', '.join(summary.langs_built) or 'none'} rebuilt, "
