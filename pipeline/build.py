@@ -28,7 +28,9 @@ from narration.types import SpeechClip
 from pipeline.config import BuildConfig, Inputs
 from pipeline.outputs import build_language, language_key, previous_key
 from pipeline.progress import BuildProgress, Timer
+from pipeline.scene_audio import EarlyVoices
 from pipeline.scene_jobs import render_jobs, scene_jobs, start_zygote
+from pipeline.segments import SegmentStore
 from pipeline.store import Lookup, SceneStore
 from pipeline.voice import cached_clips, synthesize
 
@@ -64,6 +66,16 @@ def build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildPr
           plan_only: bool = False) -> Summary:
     """Build every language in ``inputs.langs``; with ``plan_only``, only say what would be
     reused or rebuilt, and why."""
+    stores = {lang: SegmentStore(config.cache / "segments") for lang in inputs.langs}
+    early = EarlyVoices(stores, config.quality.fps)
+    try:
+        return _build(config, inputs, engine, progress, plan_only, early)
+    finally:
+        early.close()
+
+
+def _build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildProgress,
+           plan_only: bool, early: EarlyVoices) -> Summary:
     summary = Summary()
     store = SceneStore(config.scene_cache)
     cache = AudioCache(config.audio_cache)
@@ -76,7 +88,7 @@ def build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildPr
 
         connect(config.scheduler).close()
     # The scene processes' server loads Manim while the voice is made and the scenes planned.
-    zygote = None if plan_only else start_zygote(config, config.out / ".work")
+    zygote = None if plan_only else start_zygote(config, config.out / ".work", inputs.langs)
     try:
         with Timer(progress, "voice"):
             for lang in inputs.langs:
@@ -143,7 +155,8 @@ def build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildPr
         for j in todo:
             progress.say(f"{j.label}: render ({j.lookup.reason})")
         render_jobs(todo, config, plan_inputs, store, progress, config.out / ".work",
-                    zygote)
+                    zygote, lambda job: early.start(job.lang, job.script, job.entry,
+                                                    clips[job.lang]))
     finally:
         if zygote is not None:
             zygote.kill()  # nothing to render, or it failed (a pool closes its own)
@@ -168,7 +181,7 @@ def build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildPr
         shutil.rmtree(staged, ignore_errors=True)
         try:
             build_language(config, plan_inputs, lang, [j for j in jobs if j.lang == lang],
-                           clips[lang], key, staged, progress)
+                           clips[lang], key, staged, progress, early.stores[lang])
         finally:
             shutil.rmtree(staged, ignore_errors=True)
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import Future
 from pathlib import Path
 
 from narration.scripts import video_summary
@@ -11,20 +12,42 @@ from narration.types import Cue
 from pipeline import clips as scene_clips
 from pipeline import deck, media
 from pipeline.config import BuildConfig, Inputs
-from pipeline.deck_clips import DeckItem, deck_clips
+from pipeline.deck_clips import DeckItem, deck_movies, deck_pictures
 from pipeline.placement import LanguageParts
 from pipeline.progress import BuildProgress, Timer
 from pipeline.segments import SegmentStore
 from pipeline.subtitle_tracks import other_lang
 
 
+def encode_deck_pictures(parts: LanguageParts, config: BuildConfig, segments: SegmentStore,
+                         cues: Sequence[Cue]) -> list[Path]:
+    """The pictures of the deck's movies: each scene's segment with its part of ``cues``
+    (this language's) drawn in (``pipeline.deck_clips.deck_pictures``); on the Dask
+    cluster when the build has one."""
+    remote = None
+    if config.scheduler:
+        from pipeline.dask_pool import RemoteBurner  # distributed, only when asked
+
+        remote = RemoteBurner(config.scheduler)
+    items = []
+    for job, c in zip(parts.jobs, parts.chapters, strict=True):
+        assert job.entry is not None  # every scene is rendered or reused by now
+        items.append(DeckItem(job.entry.picture, job.entry.video.sha256,
+                              job.entry.video.starts, scene_clips.shift_cues(cues, c.start,
+                                                                             c.end)))
+    return deck_pictures(segments, items, parts.lang, parts.work / "deck", parts.fps,
+                         min(config.clip_height, config.quality.height), config.jobs, remote)
+
+
 def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inputs,
                          segments: SegmentStore, clip_sounds: Sequence[Path],
                          tracks: tuple[Sequence[Cue], Sequence[Cue]],
-                         progress: BuildProgress) -> None:
+                         progress: BuildProgress,
+                         pictures: Future[list[Path]] | None = None) -> None:
     """clips/ (each scene's segment copied, with its sound, both subtitle tracks and
     posters) and slides.pptx (its movies captioned with ``tracks``' first, this language's
-    cues)."""
+    cues; their pictures ``pictures``' result if given, as :func:`encode_deck_pictures`
+    makes them, else made here)."""
     lang, fps, staged = parts.lang, parts.fps, parts.staged
     other = other_lang(lang)
     cues, other_cues = tracks
@@ -47,19 +70,9 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
                                round((c.end - c.start) * fps) / fps, "the clip")
         videos = [clip.video for clip in made]
         if config.deck_captions:  # PowerPoint shows no soft subtitle track
-            remote = None
-            if config.scheduler:
-                from pipeline.dask_pool import RemoteBurner  # distributed, only when asked
-
-                remote = RemoteBurner(config.scheduler)
-            videos = deck_clips(
-                segments, [DeckItem(clip.video, job.entry.video.sha256,
-                                    job.entry.video.starts,
-                                    scene_clips.shift_cues(cues, c.start, c.end))
-                           for job, clip, c in zip(parts.jobs, made, parts.chapters,
-                                                   strict=True)],
-                lang, parts.work / "deck", fps, min(config.clip_height, height), config.jobs,
-                remote)
+            drawn = (pictures.result() if pictures is not None
+                     else encode_deck_pictures(parts, config, segments, cues))
+            videos = deck_movies(segments, drawn, videos, config.jobs)
         slides: list[deck.Slide] = []
         by_id = {sc.scene_id: sc for sc in parts.scripts}
         for sc, c, clip, video in zip(parts.scripts, parts.chapters, made, videos,

@@ -211,15 +211,15 @@ class DaskPool:
                 self.client.cancel(futures)
 
 
-def burn_on_worker(clip: bytes, name: str, starts: list[int], cues: list, lang: str,
+def burn_on_worker(picture: bytes, name: str, starts: list[int], cues: list, lang: str,
                    fps: int, height: int, client_code: dict[str, str]) -> bytes:
     """Run on a Dask worker: one deck clip's picture (``pipeline.deck_clips.burn_deck_picture``)
-    from the scene's clip; returns the encoded file's bytes."""
+    from the scene's picture; returns the encoded file's bytes."""
     _check_code(client_code)
     with tempfile.TemporaryDirectory(prefix="qkv-deck-") as tmp:
         d = Path(tmp)
         src = d / name
-        src.write_bytes(clip)
+        src.write_bytes(picture)
         out = d / "deck.mp4"
         burn_deck_picture(src, starts, [Cue(a, b, tuple(lines)) for a, b, lines in cues],
                           lang, d / "work", fps, out, height)
@@ -228,15 +228,16 @@ def burn_on_worker(clip: bytes, name: str, starts: list[int], cues: list, lang: 
 
 class RemoteBurner:
     """Deck clip pictures encoded on the Dask cluster at ``address`` (see
-    ``pipeline.deck_clips.deck_clips``)."""
+    ``pipeline.deck_clips.deck_pictures``)."""
 
     def __init__(self, address: str) -> None:
         self.client = connect(address)
         self.code = code_digests()
 
-    def burn(self, clip: Path, starts, cues, lang: str, fps: int, out: Path,
+    def burn(self, picture: Path, starts, cues, lang: str, fps: int, out: Path,
              height: int) -> None:
-        fut = self.client.submit(burn_on_worker, clip.read_bytes(), clip.name, list(starts),
+        fut = self.client.submit(burn_on_worker, picture.read_bytes(), picture.name,
+                                 list(starts),
                                  [(c.start, c.end, list(c.lines)) for c in cues], lang, fps,
                                  height, self.code, retries=RETRIES, pure=False)
         try:

@@ -18,7 +18,7 @@ from narration.scripts import video_file, video_title
 from narration.types import SpeechClip
 from pipeline import media, quality, scene_audio
 from pipeline.burn import burn
-from pipeline.clips_and_deck import write_clips_and_deck
+from pipeline.clips_and_deck import encode_deck_pictures, write_clips_and_deck
 from pipeline.config import BuildConfig, Inputs
 from pipeline.keys import pipeline_code, versions
 from pipeline.kit import write_kit
@@ -71,9 +71,10 @@ def previous_key(out: Path) -> str | None:
 
 def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[SceneJob],
                    clips: dict[tuple[str, str], SpeechClip], key: str, staged: Path,
-                   progress: BuildProgress) -> None:
+                   progress: BuildProgress, segments: SegmentStore) -> None:
     """Every output of one language into ``staged``, then moved to its folder
-    (``OUT/<lang>``, or ``OUT/<lang>/overview`` for the overview)."""
+    (``OUT/<lang>``, or ``OUT/<lang>/overview`` for the overview); its stored parts are
+    kept in ``segments`` (the build's, where its scenes' voices may already be made)."""
     cut = inputs.cut
     title = video_title(lang, inputs.script_root, cut)
     work = config.out / ".work" / (lang if cut == "full" else f"{lang}-{cut}")
@@ -86,11 +87,11 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
     placed, chapters = place_beats(scripts, jobs, clips, fps)
     total = sum(j.entry.video.frames for j in jobs if j.entry) / fps
 
-    segments = SegmentStore(config.cache / "segments")
-    with Timer(progress, "soundtrack and subtitles"), \
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"subtitles-{lang}") as bg:
+    parts = LanguageParts(lang, cut, title, scripts, jobs, placed, chapters, fps, staged, work)
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix=f"outputs-{lang}") as bg:
         # The subtitles (Python: segmentation and line breaks) are written while the sound
-        # (mostly ffmpeg and NumPy) is made.
+        # (mostly ffmpeg and NumPy) is made, and the deck's pictures (ffmpeg), which need
+        # the cues but no sound, are encoded from then on beside it.
         beats = [(p.text.display, display_words(p.text, p.clip.words), p.start,
                   p.clip.duration) for p in placed]
         other = other_lang(lang)
@@ -98,29 +99,31 @@ def build_language(config: BuildConfig, inputs: Inputs, lang: str, jobs: list[Sc
                       for b in s.beats}
         other_texts = [other_text[(p.scene_id, p.beat_id)] for p in placed]
         subtitles = bg.submit(write_subtitles, staged, lang, beats, other_texts)
-        # Each scene's narration at −14 LUFS (cached per scene), joined.
-        sounds = [scene_audio.SceneSound(
-            tuple((p.start - c.start, p.clip.path) for p in placed if p.scene_id == sc.scene_id),
-            job.entry.video.frames, fps)
-            for sc, c, job in zip(scripts, chapters, jobs, strict=True) if job.entry]
-        scene_voices = scene_audio.scene_voices(segments, sounds, config.jobs)
-        # The AAC of each scene (cached by its samples), joined: the video's and clips' sound.
-        sound = scene_audio.encode_sound(segments, scene_voices, lang, config.jobs,
-                                         work / "sound")
-        meta = work / "chapters.txt"
-        meta.write_text(media.ffmetadata_chapters(chapters, title), "utf-8")
-        cues, other_cues, both = subtitles.result()
-    say(f"[{lang}] narration at {TARGET_LUFS:.0f} LUFS: {segments.made['voice']} "
-        f"scene(s) normalised, {segments.reused['voice']} reused")
+        pictures = (bg.submit(lambda: encode_deck_pictures(parts, config, segments,
+                                                           subtitles.result()[0]))
+                    if config.clips and config.deck_captions else None)
+        with Timer(progress, "soundtrack and subtitles"):
+            # Each scene's narration at −14 LUFS (cached per scene), joined.
+            sounds = [scene_audio.scene_sound(sc, job.entry, clips, fps)
+                      for sc, job in zip(scripts, jobs, strict=True) if job.entry]
+            scene_voices = scene_audio.scene_voices(segments, sounds, config.jobs)
+            # The AAC of each scene (cached by its samples), joined: the video's and clips'
+            # sound.
+            sound = scene_audio.encode_sound(segments, scene_voices, lang, config.jobs,
+                                             work / "sound")
+            meta = work / "chapters.txt"
+            meta.write_text(media.ffmetadata_chapters(chapters, title), "utf-8")
+            cues, other_cues, both = subtitles.result()
+        made = segments.made["voice"]  # some while the scenes rendered (EarlyVoices)
+        say(f"[{lang}] narration at {TARGET_LUFS:.0f} LUFS: {made} scene(s) normalised, "
+            f"{len(sounds) - made} reused")
 
-    parts = LanguageParts(lang, cut, title, scripts, jobs, placed, chapters, fps, staged, work)
-    # The master is mostly one ffmpeg (the AAC encode, then copies): made on its own thread
-    # while the clips and the deck, which do not need it, are encoded.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"master-{lang}") as bg:
+        # The master is mostly one ffmpeg (the AAC encode, then copies): made on its own
+        # thread while the clips and the deck, which do not need it, are encoded.
         master = bg.submit(write_master, parts, config, sound.track, meta, total, progress)
         if config.clips:
             write_clips_and_deck(parts, config, inputs, segments, sound.clips,
-                                 (cues, other_cues), progress)
+                                 (cues, other_cues), progress, pictures)
         final = master.result()
     if config.burn_subs:
         with Timer(progress, "burned subtitles") as t:

@@ -25,9 +25,12 @@ from pathlib import Path
 import numpy as np
 
 from common.digests import file_digest, sha256_file
+from narration.scripts import SceneScript
+from narration.types import SpeechClip
 from pipeline import aac_track, loudness, soundtrack
 from pipeline.keys import versions
 from pipeline.segments import SegmentStore
+from pipeline.store import Entry
 
 CODE = [file_digest(Path(m.__file__)) for m in (loudness, soundtrack)]  # type: ignore[arg-type]
 
@@ -46,27 +49,57 @@ class SceneSound:
         return round(self.frames * soundtrack.RATE / self.fps)
 
 
+def scene_sound(script: SceneScript, entry: Entry, clips: dict[tuple[str, str], SpeechClip],
+                fps: int) -> SceneSound:
+    """A rendered scene's beats as its sound places them: each beat's clip at the time the
+    scene reports for it."""
+    return SceneSound(tuple((bt.start, clips[(script.scene_id, beat.id)].path)
+                            for beat, bt in zip(script.beats, entry.times.beats, strict=True)),
+                      entry.video.frames, fps)
+
+
+def scene_voice(store: SegmentStore, scene: SceneSound) -> Path:
+    """A scene's narration as a 48 kHz WAV of exactly its length, at −14 LUFS (cached)."""
+    parts = [[(round(t * soundtrack.RATE), sha256_file(p)) for t, p in scene.placements],
+             scene.samples, loudness.TARGET_LUFS, loudness.HEADROOM_DB,
+             loudness.CEILING_DBTP, CODE, versions()]
+
+    def make(out: Path) -> None:
+        raw = out.with_name(f"{out.stem}.raw.wav")
+        try:
+            soundtrack.build(scene.placements, scene.samples, raw)
+            loudness.normalize(raw, out)
+        finally:
+            raw.unlink(missing_ok=True)
+
+    return store.get("voice", parts, make, ".wav")
+
+
+class EarlyVoices:
+    """Scenes' voices (:func:`scene_voice`) made on one thread as their scenes are rendered
+    or found, into each language's store: the scene stage's last scenes leave a core idle,
+    and the soundtrack then finds them made (a store makes a file once, however many ask).
+    What fails here is made, and fails, again when the soundtrack asks."""
+
+    def __init__(self, stores: dict[str, SegmentStore], fps: int) -> None:
+        self.stores, self.fps = stores, fps
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="early-voices")
+
+    def start(self, lang: str, script: SceneScript, entry: Entry,
+              clips: dict[tuple[str, str], SpeechClip]) -> None:
+        self._pool.submit(scene_voice, self.stores[lang],
+                          scene_sound(script, entry, clips, self.fps))
+
+    def close(self) -> None:
+        """Wait for the voice being made; drop those not started."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
 def scene_voices(store: SegmentStore, scenes: Sequence[SceneSound], workers: int
                  ) -> list[Path]:
-    """Each scene's narration as a 48 kHz WAV of exactly its length, at −14 LUFS (cached)."""
-
-    def one(scene: SceneSound) -> Path:
-        parts = [[(round(t * soundtrack.RATE), sha256_file(p)) for t, p in scene.placements],
-                 scene.samples, loudness.TARGET_LUFS, loudness.HEADROOM_DB,
-                 loudness.CEILING_DBTP, CODE, versions()]
-
-        def make(out: Path) -> None:
-            raw = out.with_name(f"{out.stem}.raw.wav")
-            try:
-                soundtrack.build(scene.placements, scene.samples, raw)
-                loudness.normalize(raw, out)
-            finally:
-                raw.unlink(missing_ok=True)
-
-        return store.get("voice", parts, make, ".wav")
-
+    """Each scene's narration (:func:`scene_voice`), ``workers`` at a time."""
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        return list(pool.map(one, scenes))
+        return list(pool.map(lambda scene: scene_voice(store, scene), scenes))
 
 
 def encode_sound(store: SegmentStore, voices: Sequence[Path], lang: str, workers: int,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,10 +72,11 @@ def scene_jobs(config: BuildConfig, inputs: Inputs, store: SceneStore,
     return jobs
 
 
-def start_zygote(config: BuildConfig, work: Path) -> Zygote | None:
+def start_zygote(config: BuildConfig, work: Path, langs: Sequence[str]) -> Zygote | None:
     """The local pool's scene processes' server, started now so that Manim loads while the
-    build makes the voice and plans (None with a Dask scheduler)."""
-    return None if config.scheduler else Zygote(work / "logs")
+    build makes the voice and plans (None with a Dask scheduler); with Chinese among
+    ``langs``, what Chinese scenes load is loaded once there too."""
+    return None if config.scheduler else Zygote(work / "logs", chinese="zh" in langs)
 
 
 def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False
@@ -95,9 +97,11 @@ def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False
 
 def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
                 store: SceneStore, progress: BuildProgress, work: Path,
-                zygote: Zygote | None = None) -> None:
+                zygote: Zygote | None = None,
+                rendered: Callable[[SceneJob], None] | None = None) -> None:
     """Render ``todo`` in one pool of ``config.jobs`` processes (longest first), forked from
-    ``zygote`` if given (see ``start_zygote``)."""
+    ``zygote`` if given (see ``start_zygote``); ``rendered(job)`` is called as each job's
+    entry is stored."""
     if not todo:
         return
     order = sorted(todo, key=lambda j: -j.frames)
@@ -126,6 +130,8 @@ def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
         progress.scene_done(job.label, job.frames, r.seconds)
         for w in r.report.times.warnings + r.report.times.layout:
             progress.say(f"warning: {w}")
+        if rendered is not None:
+            rendered(job)
 
     try:
         with Timer(progress, "scenes"):

@@ -63,7 +63,8 @@ class Zygote:
     """A ``python -m scenes.zygote`` process (Manim loaded once) and the scene processes
     forked from it: :meth:`run` renders one plan and returns its exit status."""
 
-    def __init__(self, log_dir: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, log_dir: Path, env: dict[str, str] | None = None,
+                 chinese: bool = False) -> None:
         log_dir.mkdir(parents=True, exist_ok=True)
         self.log = log_dir / "zygote.log"
         self._lock = threading.Lock()
@@ -72,7 +73,8 @@ class Zygote:
         self._closed = False
         with open(self.log, "w", encoding="utf-8") as err:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "scenes.zygote", str(log_dir)], cwd=PROJECT,
+                [sys.executable, "-m", "scenes.zygote", str(log_dir),
+                 *(["--zh"] if chinese else [])], cwd=PROJECT,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True,
                 bufsize=1, start_new_session=True, preexec_fn=_die_with_parent, env=env)
         self._ready = threading.Event()

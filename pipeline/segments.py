@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -38,6 +39,8 @@ class SegmentStore:
         self.made: Counter[str] = Counter()  # by kind
         self.reused: Counter[str] = Counter()
         self.used: set[Path] = set()
+        self._lock = threading.Lock()
+        self._making: dict[Path, threading.Event] = {}  # made now, on another thread
 
     def get(self, kind: str, parts: object, make: Callable[[Path], None],
             suffix: str = ".mp4") -> Path:
@@ -50,6 +53,21 @@ class SegmentStore:
                             f"({named[0]}): give its content (FileContent.of) instead")
         key = digest([kind, parts])
         path = self.root / kind / f"{key}{suffix}"
+        while True:  # one thread makes a file; another asking for it meanwhile waits
+            with self._lock:
+                busy = self._making.get(path)
+                if busy is None:
+                    self._making[path] = threading.Event()
+                    break
+            busy.wait()
+        try:
+            return self._get(kind, parts, make, path, suffix)
+        finally:
+            with self._lock:
+                self._making.pop(path).set()
+
+    def _get(self, kind: str, parts: object, make: Callable[[Path], None], path: Path,
+             suffix: str) -> Path:
         meta = path.with_suffix(".json")
         try:
             if json.loads(meta.read_text("utf-8"))["size"] == path.stat().st_size:

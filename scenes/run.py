@@ -54,9 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     from narration.timeline import SCENE_TAIL
     from scenes.held_frames import HeldFrameWriter
     from scenes.recording import project_code
-    from scenes.registry import discover
+    from scenes.registry import find
 
-    info = next((i for i in discover(cut=None) if i.scene_id == plan.scene_id), None)
+    info = find(plan.scene_id)
     if info is None:
         print(f"error: {args[0]}: scene_id: no scene {plan.scene_id!r}", file=sys.stderr)
         return 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import manimpango
 import numpy as np
@@ -289,6 +289,7 @@ def wrap(s: str, max_width: float, size: float = BODY_SIZE, color: str = FG,
     widths = [_advance(w, size) for w in words]
     gap = _advance(sep, size) if sep else 0.0
 
+    @cache  # asked once per line start that reaches it, and again on each retry below
     def cost(k: int) -> float:  # a break before words[k]
         if _fine_break(s, starts[k], zh):
             before = s[:starts[k]].rstrip()[-1:]

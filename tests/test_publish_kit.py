@@ -124,8 +124,9 @@ def test_burned_subtitles_sit_inside_the_bottom_band(tmp_path: Path) -> None:
 def test_a_60fps_scene_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Path) -> None:
     """The deck's clips: at most 30 fps and 720p, as long as the clip, with its sound; the
     captions drawn from their cue times even inside a held frame, the picture changing
-    where the scene's does."""
-    from pipeline.deck_clips import DeckItem, deck_clips
+    where the scene's does. The picture is encoded from the scene's segment alone (the
+    build does it while the sound is made) and muxed onto the clip's sound."""
+    from pipeline.deck_clips import DeckItem, deck_movies, deck_pictures
     from pipeline.segments import SegmentStore
     from scenes.held_frames import HeldFrameEncoder
 
@@ -142,8 +143,10 @@ def test_a_60fps_scene_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Pa
                       "-c:a", "aac", str(clip)])  # as the scene clips are made
     store = SegmentStore(tmp_path / "segments")
     cues = [Cue(0.4, 1.6, ("注意力机制里的三个向量",))]
-    (out,) = deck_clips(store, [DeckItem(clip, "picture-1", enc.starts, cues)], "zh",
-                        tmp_path / "work", 60, 720, jobs=1)
+    (deck_picture,) = deck_pictures(store, [DeckItem(picture, "picture-1", enc.starts, cues)], "zh",
+                                    tmp_path / "work", 60, 720, jobs=1)
+    assert [s.kind for s in media.probe(deck_picture).streams] == ["video"]  # no sound
+    (out,) = deck_movies(store, [deck_picture], [clip], jobs=1)
     with av.open(str(out)) as c:
         v = c.streams.video[0]
         assert (v.codec_context.width, v.codec_context.height) == (1280, 720)
@@ -158,19 +161,21 @@ def test_a_60fps_scene_becomes_a_720p30_deck_clip_with_its_captions(tmp_path: Pa
     assert drawn[13:47] == [True] * 34  # 0.43 s - 1.57 s: the caption
     assert not any(drawn[:11]) and not any(drawn[49:])  # before 0.37 s and after 1.63 s
 
-    # The same picture and cues with other sound (its packets moved): the encoded picture
-    # is reused, the new sound muxed onto it.
+    # The same picture and cues with other sound (its packets moved), in a later build: the
+    # encoded picture is reused, the new sound muxed onto it.
+    store = SegmentStore(tmp_path / "segments")
     other = tmp_path / "other.mp4"
     media.run_ffmpeg(["-i", str(picture), "-f", "lavfi", "-i", "sine=f=440:r=48000",
                       "-t", "2", "-map", "0:v", "-map", "1:a", "-c:v", "copy",
                       "-c:a", "aac", "-ac", "2", str(other)])
-    (again,) = deck_clips(store, [DeckItem(other, "picture-1", enc.starts, cues)], "zh",
-                          tmp_path / "work", 60, 720, jobs=1)
-    assert (store.made["deck-picture"], store.reused["deck-picture"]) == (1, 1)
+    (drawn_again,) = deck_pictures(store, [DeckItem(picture, "picture-1", enc.starts, cues)],
+                                   "zh", tmp_path / "work", 60, 720, jobs=1)
+    (again,) = deck_movies(store, [drawn_again], [other], jobs=1)
+    assert (store.made["deck-picture"], store.reused["deck-picture"]) == (0, 1)
     assert again != out
     assert [s.codec for s in media.probe(again).streams] == \
         [s.codec for s in media.probe(out).streams]
     # Other cues: encoded again.
-    deck_clips(store, [DeckItem(other, "picture-1", enc.starts, [Cue(0.5, 1.6, ("换",))])],
-               "zh", tmp_path / "work", 60, 720, jobs=1)
-    assert store.made["deck-picture"] == 2
+    deck_pictures(store, [DeckItem(picture, "picture-1", enc.starts, [Cue(0.5, 1.6, ("换",))])],
+                  "zh", tmp_path / "work", 60, 720, jobs=1)
+    assert store.made["deck-picture"] == 1

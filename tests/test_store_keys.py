@@ -102,3 +102,28 @@ def test_posters_come_from_their_own_scene_at_its_own_size(tmp_path: Path) -> No
             assert np.abs(got.astype(int) - own.astype(int)).mean() < 3, poster.name
             assert np.abs(got.mean(axis=(0, 1)) - colour).max() < 40, poster.name
     assert not np.array_equal(_png(made[0].poster_first), _png(made[1].poster_first))
+
+
+def test_store_makes_a_file_once_when_two_threads_ask_for_it(tmp_path: Path) -> None:
+    """The build makes scene voices as scenes finish, and the soundtrack asks for the same
+    ones: a second thread asking while the first makes it waits for that file."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    store = SegmentStore(tmp_path / "segments")
+    started, calls = threading.Event(), []
+
+    def make(out: Path) -> None:
+        calls.append(out)
+        started.set()
+        time.sleep(0.3)  # long enough for the other thread to ask meanwhile
+        out.write_bytes(b"voice")
+
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(store.get, "voice", ["scene", 1], make, ".wav")
+        assert started.wait(5)
+        second = pool.submit(store.get, "voice", ["scene", 1], make, ".wav")
+        assert first.result() == second.result()
+    assert len(calls) == 1 and (store.made["voice"], store.reused["voice"]) == (1, 1)
+    assert first.result().read_bytes() == b"voice"
