@@ -3,14 +3,15 @@
 encodes (:class:`RemoteBurner`).
 
 A task carries the job's plan, the numbers file's text and the digests of the client's
-code; the worker refuses it in one line if its own code differs, renders the scene with
-``python -m scenes.run`` in a folder of its own and returns the report and the picture's
-bytes. The client writes the picture under the job's own path (a temporary name, then a
-rename) and the build stores it in the content-addressed scene store as it does a local
-render. The worker returns the files instead of writing into a shared ``--cache``: the
-store then needs no shared file system, and a half-written picture never reaches it (a
-task either returns whole files or fails). A worker lost mid-job is retried by Dask
-(``RETRIES`` times), and only the run that finishes is kept.
+code; the worker refuses it in one line if its own code differs, renders the scene in a
+folder of its own, in a process forked from the worker's ``scenes.zygote`` (what ``python
+-m scenes.run`` does, without its start), and returns the report and the picture's bytes.
+The client writes the picture under the job's own path (a temporary name, then a rename)
+and the build stores it in the content-addressed scene store as it does a local render.
+The worker returns the files instead of writing into a shared ``--cache``: the store then
+needs no shared file system, and a half-written picture never reaches it (a task either
+returns whole files or fails). A worker lost mid-job is retried by Dask (``RETRIES``
+times), and only the run that finishes is kept.
 
 Dask is optional: ``pip install 'qkv-explainer[cluster]'`` (``distributed``).
 """
@@ -20,8 +21,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -32,7 +31,7 @@ from common.digests import file_digest
 from narration.scripts import script_path
 from narration.types import Cue
 from pipeline.deck_clips import burn_deck_picture
-from pipeline.scene_render import RenderedScene, SceneRenderError
+from pipeline.scene_render import RenderedScene, SceneRenderError, Zygote, ZygoteError
 from scenes.contract import ContractError, ScenePlan, SceneReport
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -90,6 +89,24 @@ def connect(address: str):
                                f"({err})") from None
 
 
+_ZYGOTE: Zygote | None = None
+_ZYGOTE_LOCK = threading.Lock()
+
+
+def _worker_zygote(env: dict[str, str]) -> Zygote:
+    """This worker's scene processes' server (``scenes.zygote``), started at its first
+    scene and kept while the worker lives: each scene is forked from it as a local build's
+    are, instead of a ``python -m scenes.run`` that pays Python's start, Manim's imports
+    and jieba's dictionary again (a Dask build's scene stage was a quarter longer than the
+    local pool's without it)."""
+    global _ZYGOTE
+    with _ZYGOTE_LOCK:
+        if _ZYGOTE is None or _ZYGOTE.proc.poll() is not None:
+            _ZYGOTE = Zygote(Path(tempfile.mkdtemp(prefix="qkv-zygote-")), env=env,
+                             chinese=True)
+        return _ZYGOTE
+
+
 def render_on_worker(plan: dict, numbers: str, client_code: dict[str, str],
                      script: str | None = None) -> dict:
     """Run on a Dask worker: render one scene job; returns its report and picture bytes.
@@ -118,13 +135,18 @@ def render_on_worker(plan: dict, numbers: str, client_code: dict[str, str],
         # afresh (two scenes at low quality: 18.8 s against 16.8 s without it). The scene
         # process gets the allocator a local render has.
         env = {k: v for k, v in os.environ.items() if k != "MALLOC_TRIM_THRESHOLD_"}
-        proc = subprocess.run([sys.executable, "-m", "scenes.run", str(d / "plan.json")],
-                              cwd=PROJECT, capture_output=True, text=True, env=env)
-        if proc.returncode != 0:
-            lines = [x.strip() for x in proc.stderr.splitlines() if x.strip()]
+        log = d / "scene.log"
+        try:
+            code = _worker_zygote(env).run(job.run_id, d / "plan.json", log)
+        except ZygoteError as err:
+            code, err_line = 1, str(err)
+        else:
+            err_line = f"exit {code}"
+        if code != 0:
+            text = log.read_text("utf-8", errors="replace") if log.is_file() else ""
+            lines = [x.strip() for x in text.splitlines() if x.strip()]
             raise SceneRenderError(f"scene {job.scene_id} ({job.lang}) failed to render on "
-                                   f"{os.uname().nodename}: "
-                                   f"{(lines or [f'exit {proc.returncode}'])[-1][:200]}")
+                                   f"{os.uname().nodename}: {(lines or [err_line])[-1][:200]}")
         return {"report": (d / "report.json").read_text("utf-8"),
                 "picture": (d / "picture.mp4").read_bytes() if job.video.exists() else None}
 
