@@ -46,8 +46,8 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
                          pictures: Future[list[Path]] | None = None) -> None:
     """clips/ (each scene's segment copied, with its sound, both subtitle tracks and
     posters) and slides.pptx (its movies captioned with ``tracks``' first, this language's
-    cues; their pictures ``pictures``' result if given, as :func:`encode_deck_pictures`
-    makes them, else made here)."""
+    cues: their pictures are ``pictures``' result, as :func:`encode_deck_pictures` makes
+    them; None when the deck's movies are the clips, uncaptioned)."""
     lang, fps, staged = parts.lang, parts.fps, parts.staged
     other = other_lang(lang)
     cues, other_cues = tracks
@@ -69,10 +69,8 @@ def write_clips_and_deck(parts: LanguageParts, config: BuildConfig, inputs: Inpu
             media.check_format(c.video, width, height, fps,
                                round((c.end - c.start) * fps) / fps, "the clip")
         videos = [clip.video for clip in made]
-        if config.deck_captions:  # PowerPoint shows no soft subtitle track
-            drawn = (pictures.result() if pictures is not None
-                     else encode_deck_pictures(parts, config, segments, cues))
-            videos = deck_movies(segments, drawn, videos, config.jobs)
+        if pictures is not None:  # captions drawn in: PowerPoint shows no soft subtitle track
+            videos = deck_movies(segments, pictures.result(), videos, config.jobs)
         slides: list[deck.Slide] = []
         by_id = {sc.scene_id: sc for sc in parts.scripts}
         for sc, c, clip, video in zip(parts.scripts, parts.chapters, made, videos,
