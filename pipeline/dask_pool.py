@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import socket
 import tempfile
 import threading
 import time
@@ -82,11 +83,35 @@ def connect(address: str):
                                "'qkv-explainer[cluster]' (the distributed package)") from None
     # this project's settings first: the user's own files and DASK_* variables win
     dask.config.refresh(paths=[str(CLUSTER_CONFIG), *dask.config.paths])
+    _refuse_closed_port(address)
     try:
         return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError) as err:
         raise SceneRenderError(f"--scheduler {address}: cannot reach the Dask scheduler "
                                f"({err})") from None
+
+
+def _refuse_closed_port(address: str) -> None:
+    """SceneRenderError at once when nothing listens at a ``tcp://`` address: Dask's client
+    retries a refused connection until its whole timeout has passed (15 s of waiting on a
+    mistyped port). Anything else (no answer, another protocol) is left to the client."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return
+    if parts.scheme != "tcp" or not host or not port:
+        return
+    try:
+        socket.create_connection((host, port), timeout=2.0).close()
+    except ConnectionRefusedError:
+        raise SceneRenderError(f"--scheduler {address}: cannot reach the Dask scheduler "
+                               f"(nothing listens on {host}:{port}: connection refused)"
+                               ) from None
+    except OSError:
+        return  # unresolvable, unreachable or slow: the client says so in its own words
 
 
 _ZYGOTE: Zygote | None = None

@@ -8,8 +8,10 @@ its own.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +45,23 @@ class Build:
     def folder(self, lang: str) -> Path:
         """OUT/<lang>/, or OUT/<lang>/overview/ for the overview."""
         return self.out / lang / self.cut if self.cut != "full" else self.out / lang
+
+
+def scripts_with(root: Path, scene: str, beats: Mapping[str, Sequence[tuple[str, str]]]
+                 ) -> Path:
+    """A copy of the shipped scripts at ``root`` (for ``--scripts``) where ``scene``'s beats
+    are ``beats[lang]``, (id, text) each; its title and screen strings are kept. A test whose
+    check does not depend on the wording speaks less this way: every second of voice and
+    picture costs."""
+    from narration.scripts import SCRIPTS_DIR, script_path
+
+    shutil.copytree(SCRIPTS_DIR, root)
+    for lang, items in beats.items():
+        path = script_path(scene, lang, root)
+        head = path.read_text("utf-8").split("[[beat]]", 1)[0]
+        body = "\n".join(f'[[beat]]\nid = "{i}"\ntext = "{t}"\n' for i, t in items)
+        path.write_text(f"{head}{body}", "utf-8")
+    return root
 
 
 def render_cmd(out: Path, cache: Path, *args: str) -> list[str]:

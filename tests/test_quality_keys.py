@@ -8,16 +8,15 @@ does not depend on the wording, and at 2160p60 every second of picture costs."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from narration.scripts import SCRIPTS_DIR, script_path
 from pipeline import media
 from scenes.contract import QUALITIES
+from tests.shared_renders import scripts_with
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENE = "ov_formula"  # the shortest scene of either cut
@@ -26,23 +25,19 @@ CUT = "overview"
 
 # The scene's two beats, each mark followed by a word or two (the screen keeps its text).
 TERSE = {
-    "zh": ('"{@f}公式，{@name}名字。{@score}打分，{@scale}缩放，{@share}份额，{@blend}求和。"',
-           '"{@full}完整版：{@ia}比方，{@ib}根号 d，{@ic}来源，{@id}算例。"'),
-    "en": ('"{@f}The formula, {@name}its name. {@score}Scores, {@scale}scale, '
-           '{@share}shares, {@blend}blend."',
-           '"{@full}The full one: {@ia}analogies, {@ib}root d, {@ic}sources, {@id}a quiz."'),
+    "zh": (("recap", "{@f}公式，{@name}名字。{@score}打分，{@scale}缩放，{@share}份额，"
+                     "{@blend}求和。"),
+           ("closing", "{@full}完整版：{@ia}比方，{@ib}根号 d，{@ic}来源，{@id}算例。")),
+    "en": (("recap", "{@f}The formula, {@name}its name. {@score}Scores, {@scale}scale, "
+                     "{@share}shares, {@blend}blend."),
+           ("closing", "{@full}The full one: {@ia}analogies, {@ib}root d, {@ic}sources, "
+                       "{@id}a quiz.")),
 }
 
 
 def terse_scripts(root: Path) -> Path:
     """A copy of the shipped scripts with the scene's beats cut to ``TERSE``."""
-    shutil.copytree(SCRIPTS_DIR, root)
-    for lang, (recap, closing) in TERSE.items():
-        path = script_path(SCENE, lang, root)
-        head, _beats = path.read_text("utf-8").split("[[beat]]", 1)
-        path.write_text(f'{head}[[beat]]\nid = "recap"\ntext = {recap}\n\n'
-                        f'[[beat]]\nid = "closing"\ntext = {closing}\n', "utf-8")
-    return root
+    return scripts_with(root, SCENE, TERSE)
 
 
 def _render(out: Path, cache: Path, quality: str, scripts: Path) -> str:

@@ -21,6 +21,7 @@ import pytest
 from narration.subtitles import line_width, read_srt
 from pipeline.media import FFMPEG, probe
 from qkv_math.numbers import DEFAULT_NUMBERS
+from tests.shared_renders import scripts_with
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -53,6 +54,55 @@ def _plain_output(Q, K, V, query):
 # measured on the video's own sound, in both voices).
 FULL_SCENES = "worked_example,recap_quiz"
 
+# The quiz's beats in few words (``--scripts``): what is measured on it (the silence after
+# each prompt, a prompt heard before it and an answer after) does not depend on how much the
+# recap and the answers say, and its shipped wording (94 s of Kokoro's voice, half the
+# synthesis here) is read through with espeak-ng's timings in tests/subtitles. Its marks, its
+# spoken prompts to pause, the numbers its answers read and its recap (the scene's opening
+# animation needs the recap's time) are kept.
+TERSE_QUIZ = {
+    "zh": (("recap", "收个尾：整套注意力就是{@f}这一行，{@name}叫缩放点积注意力。{@score}Q 乘 K "
+                     "的转置，打分；{@scale}除以根号 d，缩放；{@share}softmax，变成份额；{@blend}"
+                     "再乘 V，加权求和。"),
+           ("q1", "第一题：{@q}空格的 Q 和{fb.rank.0}的 K 点积最大，说明什么？"),
+           ("think1", "按下暂停，想一想。"),
+           ("a1", "对得上：{@b}{fb.rank.0}最合意，{@c}占{fb.rank_weight_scaled.0:pct}，"
+                  "{@d}看标签。"),
+           ("q2", "第二题：{@q}为什么取 e 的次方？"),
+           ("think2", "先别急，暂停想想。"),
+           ("a2", "加常数要挑数。{@b}softmax 不用挑，{@c}每份都是正的，{@d}分高得多。"),
+           ("q3", "第三题：{@q}为什么先除以根号 d？"),
+           ("think3", "可以先暂停。"),
+           ("a3", "d 越大，波动越大，{@b}softmax 一边倒。{@c}d 是{fb.d_model}，"
+                  "除以{fb.sqrt_d_model}。"),
+           ("q4", "最后一题：{@q}K 和 V 各管什么？"),
+           ("think4", "先想一想。"),
+           ("a4", "K 是标签，{@b}V 是内容，{@c}提问的是 Q。"),
+           ("outro", "记住{@f}这一行：{@qk}Q 乘 K 的转置，{@sd}除以根号 d，{@v}再乘 V。"
+                     "{@next}下一步，{@gloss}多头注意力。")),
+    "en": (("recap", "To sum up, all of attention fits on {@f}one line: {@name}scaled "
+                     "dot-product attention. {@score}Q times K transposed gives the scores, "
+                     "{@scale}root d scales them, {@share}softmax turns them into shares, "
+                     "{@blend}and times V blends the values."),
+           ("q1", "One: {@q}the blank's query scores highest with {fb.rank.0}. Why?"),
+           ("think1", "Pause and think."),
+           ("a1", "They match: {@b}{fb.rank.0} fits best, {@c}{fb.rank_weight_scaled.0:pct}, "
+                  "{@d}by its label."),
+           ("q2", "Two: {@q}why powers of e?"),
+           ("think2", "Don't peek: pause."),
+           ("a2", "A constant needs choosing. {@b}Softmax does not, {@c}every share is "
+                  "positive, {@d}higher scores get more."),
+           ("q3", "Three: {@q}why divide by root d first?"),
+           ("think3", "Pause if you like."),
+           ("a3", "Larger d, wider swings; {@b}softmax goes all-in. {@c}With d at "
+                  "{fb.d_model}, divide by {fb.sqrt_d_model}."),
+           ("q4", "Last one: {@q}what do K and V do?"),
+           ("think4", "Take a moment."),
+           ("a4", "K is the label, {@b}V the content, {@c}Q asks."),
+           ("outro", "Keep {@f}this line: {@qk}Q times K transposed {@sd}over root d, "
+                     "{@v}times V. {@next}Next, {@gloss}multi-head attention.")),
+}
+
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
@@ -60,8 +110,10 @@ def rendered(tmp_path_factory):
     numbers = tmp / "numbers.toml"
     text = DEFAULT_NUMBERS.read_text("utf-8")
     numbers.write_text(text.replace("V = [[1, 2], [3, 0], [0, 1]]", f"V = {NEW_V}"), "utf-8")
+    scripts_with(tmp / "scripts", "recap_quiz", TERSE_QUIZ)
     cmd = [sys.executable, str(ROOT / "render.py"), "--lang", "all", "--quality", "low",
            "--scenes", FULL_SCENES, "--tts", "offline", "--numbers", str(numbers),
+           "--scripts", str(tmp / "scripts"),
            "--out", str(tmp / "out"), "--cache", str(tmp / "cache")]
     first = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert first.returncode == 0, first.stderr[-3000:]
@@ -85,7 +137,8 @@ def overview(rendered):
     # the project) must still find the plans.
     cmd = [sys.executable, str(ROOT / "render.py"), "--cut", "overview", "--lang", "all",
            "--quality", "low", "--scenes", OVERVIEW_SCENES, "--tts", "offline",
-           "--numbers", "numbers.toml", "--out", out.name, "--cache", "cache", "--burn-subs"]
+           "--numbers", "numbers.toml", "--scripts", "scripts", "--out", out.name,
+           "--cache", "cache", "--burn-subs"]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=tmp)
     assert run.returncode == 0, run.stderr[-3000:]
     return out, run, keys
@@ -166,7 +219,8 @@ def test_full_cut_rerun_keeps_the_overview(overview):
     (out / "zh" / "build.json").unlink()  # forces the full cut's outputs to be rebuilt
     cmd = [sys.executable, str(ROOT / "render.py"), "--lang", "zh", "--quality", "low",
            "--scenes", FULL_SCENES, "--tts", "offline", "--numbers",
-           str(tmp / "numbers.toml"), "--out", str(out), "--cache", str(tmp / "cache")]
+           str(tmp / "numbers.toml"), "--scripts", str(tmp / "scripts"), "--out", str(out),
+           "--cache", str(tmp / "cache")]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-3000:]
     assert "outputs zh rebuilt" in p.stderr
@@ -191,7 +245,8 @@ def test_one_numbers_file_reaches_both_cuts(overview, tmp_path):
     p = subprocess.run(
         [sys.executable, str(ROOT / "render.py"), "--plan", "--cut", "all", "--lang", "all",
          "--quality", "low", "--scenes", f"worked_example,{OVERVIEW_SCENES}", "--tts",
-         "offline", "--numbers", str(changed), "--out", str(out), "--cache",
+         "offline", "--numbers", str(changed), "--scripts", str(tmp / "scripts"), "--out",
+         str(out), "--cache",
          str(tmp / "cache")], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]
     for lang in ("zh", "en"):
@@ -203,7 +258,8 @@ def test_one_numbers_file_reaches_both_cuts(overview, tmp_path):
     same = subprocess.run(
         [sys.executable, str(ROOT / "render.py"), "--plan", "--cut", "overview", "--lang",
          "all", "--quality", "low", "--scenes", OVERVIEW_SCENES, "--tts", "offline",
-         "--numbers", str(tmp / "numbers.toml"), "--out", str(out), "--cache",
+         "--numbers", str(tmp / "numbers.toml"), "--scripts", str(tmp / "scripts"),
+         "--out", str(out), "--cache",
          str(tmp / "cache"), "--burn-subs"], capture_output=True, text=True, timeout=300)
     assert same.returncode == 0, same.stderr[-3000:]
     assert "rebuild" not in same.stderr, same.stderr
