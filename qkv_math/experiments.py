@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -43,10 +44,18 @@ def scaling_experiment(
     """For each d in ``dims`` draw ``samples`` queries and ``keys`` keys per query, entries
     i.i.d. N(0, 1), and measure the spread of q·k and how peaked softmax gets, without and
     with the division by √d. Deterministic for a given ``seed`` (one generator, dims in order).
+    The rows are kept per arguments: every scene a process builds derives them again from
+    the same numbers.
     """
     keys = _positive_int("keys", keys)
     samples = _positive_int("samples", samples)
     dims = tuple(_positive_int("each d in dims", d) for d in dims)
+    return _scaling_rows(dims, keys, samples, seed)
+
+
+@functools.lru_cache(maxsize=16)
+def _scaling_rows(dims: tuple[int, ...], keys: int, samples: int, seed: int
+                  ) -> tuple[ScalingRow, ...]:
     rng = np.random.default_rng(seed)
     rows = []
     for d in dims:

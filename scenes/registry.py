@@ -10,6 +10,7 @@ Read with ``ast`` so listing scenes does not import Manim.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,12 +30,19 @@ class SceneInfo:
     cut: str = "full"
 
 
-def _read(path: Path) -> list[SceneInfo]:
-    """The scene a scene file defines (none if its name is not a scene file's)."""
+def _read(path: Path) -> tuple[SceneInfo, ...]:
+    """The scene a scene file defines (none if its name is not a scene file's); a file is
+    parsed again only when it has changed (tests look scenes up hundreds of times)."""
+    st = path.stat()
+    return _parsed(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(path: Path, _mtime_ns: int, _size: int) -> tuple[SceneInfo, ...]:
     by_letter = {letter: name for name, letter in CUTS.items()}
     m = _FILE.fullmatch(path.name)
     if not m or m.group(1) not in by_letter:
-        return []
+        return ()
     found = []
     tree = ast.parse(path.read_text("utf-8"), str(path))
     for node in tree.body:
@@ -51,7 +59,7 @@ def _read(path: Path) -> list[SceneInfo]:
                                      f"are named after it")
                 found.append(SceneInfo(stmt.value.value, int(m.group(2)), path, node.name,
                                        by_letter[m.group(1)]))
-    return found
+    return tuple(found)
 
 
 def find(scene_id: str, root: Path = SCENES_DIR) -> SceneInfo | None:
