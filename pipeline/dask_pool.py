@@ -95,14 +95,15 @@ def _refuse_closed_port(address: str) -> None:
     """SceneRenderError at once when nothing listens at a ``tcp://`` address: Dask's client
     retries a refused connection until its whole timeout has passed (15 s of waiting on a
     mistyped port). Anything else (no answer, another protocol) is left to the client."""
-    from urllib.parse import urlsplit
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
 
     try:
-        parts = urlsplit(address if "://" in address else f"tcp://{address}")
-        host, port = parts.hostname, parts.port
-    except ValueError:
+        scheme, location = parse_address(address)  # Dask's reading: tcp when none is given
+        host, port = parse_host_port(location)
+    except ValueError:  # no port, say: the client's own error names it
         return
-    if parts.scheme != "tcp" or not host or not port:
+    if scheme != "tcp":
         return
     try:
         socket.create_connection((host, port), timeout=2.0).close()
