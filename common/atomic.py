@@ -13,19 +13,22 @@ from pathlib import Path
 
 
 @contextmanager
-def atomic_path(target: Path) -> Iterator[Path]:
+def atomic_path(target: Path, durable: bool = True) -> Iterator[Path]:
     """Yield a temp path next to ``target``; on success move it onto ``target``.
 
     The caller writes the temp path (which does not exist yet). If the block raises, the
     temp file is deleted and ``target`` is left untouched, so no partial file ever appears.
+    ``durable=False`` skips flushing to disk before the rename: for a cache whose files
+    check themselves, where a file lost in a crash is only made again.
     """
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
         yield tmp
-        with open(tmp, "rb") as f:  # flush to disk before the rename makes it visible
-            os.fsync(f.fileno())
+        if durable:
+            with open(tmp, "rb") as f:  # flush to disk before the rename makes it visible
+                os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException:
         with suppress(FileNotFoundError):
@@ -33,9 +36,9 @@ def atomic_path(target: Path) -> Iterator[Path]:
         raise
 
 
-def atomic_write_bytes(target: Path, data: bytes) -> None:
-    """Write ``data`` to ``target`` atomically."""
-    with atomic_path(target) as tmp:
+def atomic_write_bytes(target: Path, data: bytes, durable: bool = True) -> None:
+    """Write ``data`` to ``target`` atomically (see :func:`atomic_path`)."""
+    with atomic_path(target, durable) as tmp:
         tmp.write_bytes(data)
 
 

@@ -11,10 +11,18 @@ from narration.placeholders import FactValue
 from narration.scripts import SCRIPTS_DIR, SceneScript
 from qkv_math.derived import Derived, derive
 from qkv_math.numbers import DEFAULT_NUMBERS, Numbers, load_numbers
-from scenes.contract import Quality
+from scenes.contract import TEXT_CACHE_ENV, Quality
 from scenes.registry import SceneInfo
 
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "qkv-explainer"
+
+
+def text_cache_in(cache: Path) -> Path:
+    """Texts the scenes made, kept for every later run (``scenes.text_store``):
+    ``<cache>/texts``, or the folder ``QKV_TEXT_CACHE`` names (several build caches sharing
+    one: the tests' builds do)."""
+    shared = os.environ.get(TEXT_CACHE_ENV)
+    return Path(shared) if shared else cache / "texts"
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,10 @@ class BuildConfig:
     @property
     def scene_cache(self) -> Path:
         return self.cache / "scenes"
+
+    @property
+    def text_cache(self) -> Path:
+        return text_cache_in(self.cache)
 
     def output_options(self) -> dict:
         """The options that change a language's outputs (part of its build key)."""

@@ -31,6 +31,7 @@ from pathlib import Path
 from common.digests import file_digest
 from narration.scripts import script_path
 from narration.types import Cue
+from pipeline.config import DEFAULT_CACHE, text_cache_in
 from pipeline.deck_clips import burn_deck_picture
 from pipeline.scene_render import RenderedScene, SceneRenderError, Zygote, ZygoteError
 from scenes.contract import ContractError, ScenePlan, SceneReport
@@ -154,6 +155,7 @@ def render_on_worker(plan: dict, numbers: str, client_code: dict[str, str],
                                    "video": str(d / "picture.mp4"),
                                    "report": str(d / "report.json"),
                                    "scratch": str(d / "media"),
+                                   "texts": str(text_cache_in(DEFAULT_CACHE)),  # this machine's
                                    "scripts": str(scripts) if scripts else None})
         job.write(d / "plan.json")
         # Dask's nanny sets MALLOC_TRIM_THRESHOLD_ for its workers, which turns off glibc's

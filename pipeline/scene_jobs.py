@@ -79,8 +79,8 @@ def start_zygote(config: BuildConfig, work: Path, langs: Sequence[str]) -> Zygot
     return None if config.scheduler else Zygote(work / "logs", chinese="zh" in langs)
 
 
-def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False
-               ) -> tuple[Path, ScenePlan]:
+def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False,
+               texts: Path | None = None) -> tuple[Path, ScenePlan]:
     """The job's plan, in a folder of its own run: a process left over from an interrupted
     run can only ever write into its own folder."""
     run_id = uuid.uuid4().hex
@@ -89,7 +89,7 @@ def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False
     plan = ScenePlan(run_id, job.info.scene_id, job.lang, inputs.numbers_path,
                      job.probe.quality, job.beats, d / "picture.mp4", d / "report.json",
                      work / "media" / f"{job.lang}-{job.info.scene_id}", verbose=verbose,
-                     scripts=inputs.scripts_dir)
+                     scripts=inputs.scripts_dir, texts=texts)
     path = d / "plan.json"
     plan.write(path)
     return path, plan
@@ -109,7 +109,7 @@ def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
     by_run: dict[str, SceneJob] = {}
     work_items = []
     for job in order:
-        path, plan = write_plan(job, inputs, work, config.verbose)
+        path, plan = write_plan(job, inputs, work, config.verbose, config.text_cache)
         by_run[plan.run_id] = job
         work_items.append((path, plan))
     echo = progress.say if config.verbose else None

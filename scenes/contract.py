@@ -21,6 +21,7 @@ from common.atomic import atomic_write_text
 from narration.timeline import SceneTimes
 
 FORMAT = 2  # bump when the meaning of a field changes
+TEXT_CACHE_ENV = "QKV_TEXT_CACHE"  # a folder of made texts for processes given no plan's
 
 # --quality name -> (width, height, frames per second), as Manim's own -ql/-qm/-qh/-qk
 QUALITIES: dict[str, tuple[int, int, int]] = {
@@ -76,6 +77,7 @@ class ScenePlan:
     dry_run: bool = False  # build the scene and report its times, write no video
     verbose: bool = False  # Manim logs at INFO (shown by render.py --verbose)
     scripts: Path | None = None  # the narration scripts' folder (None: the shipped one)
+    texts: Path | None = None  # made texts kept between runs (scenes.text_store); None: none
 
     def to_json(self) -> dict:
         return {
@@ -86,6 +88,7 @@ class ScenePlan:
             "video": str(self.video), "report": str(self.report),
             "scratch": str(self.scratch), "dry_run": self.dry_run, "verbose": self.verbose,
             "scripts": str(self.scripts) if self.scripts else None,
+            "texts": str(self.texts) if self.texts else None,
         }
 
     @classmethod
@@ -100,7 +103,8 @@ class ScenePlan:
                        Path(data["numbers"]), str(data["quality"]), beats,
                        Path(data["video"]), Path(data["report"]), Path(data["scratch"]),
                        bool(data.get("dry_run", False)), bool(data.get("verbose", False)),
-                       Path(data["scripts"]) if data.get("scripts") else None)
+                       Path(data["scripts"]) if data.get("scripts") else None,
+                       Path(data["texts"]) if data.get("texts") else None)
 
     def write(self, path: Path) -> None:
         atomic_write_text(path, json.dumps(self.to_json(), ensure_ascii=False))

@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from common.digests import sha256_file
     from narration.timeline import SCENE_TAIL
+    from scenes import text_store
     from scenes.held_frames import HeldFrameWriter
     from scenes.recording import project_code
     from scenes.registry import find
@@ -68,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     config.progress_bar = "none"
     config.verbosity = "INFO" if plan.verbose else "WARNING"
     config.dry_run = plan.dry_run
+    text_store.use(plan.texts)
 
     spec = importlib.util.spec_from_file_location(f"scenes.{info.path.stem}", info.path)
     assert spec and spec.loader

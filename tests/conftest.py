@@ -11,16 +11,23 @@ read it, and anything else by its module (its module-scoped renders).
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 import pytest
 
+from scenes.contract import TEXT_CACHE_ENV
 from tests.shared_renders import espeak_short_build
 
 __all__ = ["espeak_short_build"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Each worker's Manim texts in a media folder of its own: Manim writes a text's SVG to
+    """One folder of made texts (``scenes.text_store``) for the whole session: the workers'
+    scenes and every build's scene processes read what any of them made (set before the
+    workers start, which inherit it; a folder given from outside is kept).
+
+    Each worker's Manim texts in a media folder of its own: Manim writes a text's SVG to
     ``<media_dir>/texts/<hash>.svg`` with a ``<hash>_.svg`` copy it deletes, so two workers
     making the same text at once in one folder delete each other's copy."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")
@@ -28,6 +35,10 @@ def pytest_configure(config: pytest.Config) -> None:
         from manim import config as manim_config
 
         manim_config.media_dir = os.path.join("media", f"tests-{worker}")
+    elif not os.environ.get(TEXT_CACHE_ENV):
+        folder = tempfile.mkdtemp(prefix="qkv-test-texts-")
+        os.environ[TEXT_CACHE_ENV] = folder
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def _group(item: pytest.Item) -> str:

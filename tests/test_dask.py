@@ -97,6 +97,7 @@ def test_dask_cluster_renders_what_a_local_run_does(espeak_short_build: Build, t
     (tmp_path / "cluster").mkdir()
     with cluster(tmp_path / "cluster", ROOT, workers=2) as address:
         q = render("--lang", "all", "--cut", CUT, "--scenes", SCENES, "--scheduler", address,
+                   "--scripts", str(local.scripts),
                    "--out", str(remote / "out"), "--cache", str(remote / "cache"))
     assert q.returncode == 0, q.stderr[-3000:]
     assert f"4 job(s) to the Dask scheduler at {address}" in q.stderr

@@ -183,7 +183,8 @@ def test_parallel_and_serial_builds_are_identical(espeak_short_build: Build, tmp
     shutil.copytree(parallel.cache / "audio", cache / "audio")
     p = subprocess.run(render_cmd(out, cache, "--lang", "all", "--quality", "low",
                                   "--cut", parallel.cut, "--scenes", ",".join(SHORT_SCENES),
-                                  "--tts", "espeak", "--jobs", "1"),
+                                  "--tts", "espeak", "--jobs", "1",
+                                  "--scripts", str(parallel.scripts)),
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr[-3000:]
     assert "scenes 4 rendered, 0 reused" in p.stderr and "0 synthesized" in p.stderr

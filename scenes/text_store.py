@@ -1,0 +1,99 @@
+"""Texts made once and kept on disk, for every scene process and run that shares the folder.
+
+Making a ``Text`` (Pango lays it out as SVG; svgelements parses it into paths; the theme tags
+its glyphs) took about 60 ms; reading the finished mobject back from a pickle takes about
+1 ms. Scenes make hundreds of texts (tables redrawn each frame make one per label value),
+and every scene process made them all again: a quarter of a dry run's time and a fifth of a
+scene process's at low quality. ``scenes.theme.text`` keeps texts in memory within a process;
+this keeps them between processes.
+
+A text's file is named by what makes it: its arguments and a recipe (the source of the code
+that makes and tags texts, the Manim and Pango versions, the font file), so a change to any
+of them makes the text again rather than reading an old one. A file that does not read back
+whole (its digest does not match) is made again; files are written by rename, never seen
+half-written, and several processes may write the same one. Where the folder lives is the
+caller's: ``scenes.run`` gives the plan's (``<cache>/texts``), and ``QKV_TEXT_CACHE`` names
+one for a process that has no plan (the tests share one across their workers this way).
+
+Pickle, not a format of our own: a text is a tree of Manim objects with arrays and tags,
+and pickle reads it back as it was. Only our own cache folder is ever read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+from functools import cache
+from pathlib import Path
+
+import manim
+import manimpango
+
+from common.atomic import atomic_write_bytes
+from common.digests import digest, file_digest, sha256_bytes
+from scenes.contract import TEXT_CACHE_ENV as ENV
+
+_CHECK = 16  # hex digits of the payload's sha256 at the head of each file
+_folder: Path | None = Path(os.environ[ENV]) if os.environ.get(ENV) else None
+
+
+def use(folder: Path | None) -> None:
+    """Keep texts in ``folder`` from now on (None: in memory only, unless ``QKV_TEXT_CACHE``
+    names a folder)."""
+    global _folder
+    if folder is None and os.environ.get(ENV):
+        folder = Path(os.environ[ENV])
+    _folder = Path(folder) if folder is not None else None
+
+
+def folder() -> Path | None:
+    return _folder
+
+
+@cache
+def recipe() -> str:
+    """What every text is made with besides its arguments."""
+    here = Path(__file__).resolve().parent
+    from narration import style
+
+    sources = {p.name: file_digest(p) for p in (here / "theme.py", here / "legibility.py",
+                                                Path(style.__file__), Path(__file__))}
+    font = style.FONT_FILE
+    return digest((sources, manim.__version__, manimpango.__version__,
+                   manimpango.pango_version(), style.FONT, font.name, font.stat().st_size))
+
+
+def _path(key: tuple) -> Path | None:
+    if _folder is None:
+        return None
+    return _folder / f"{digest((recipe(), key))}.pkl"
+
+
+def load(key: tuple) -> object | None:
+    """The mobject kept for ``key``, or None (no folder, not made yet, or damaged)."""
+    path = _path(key)
+    if path is None:
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head, payload = data[:_CHECK], data[_CHECK:]
+    if head != sha256_bytes(payload)[:_CHECK].encode():
+        return None
+    try:
+        return pickle.loads(payload)
+    except Exception:  # a file from another Manim, or damaged: made again
+        return None
+
+
+def save(key: tuple, mob: object) -> None:
+    """Keep ``mob`` for ``key``; a folder that cannot be written only costs the time."""
+    path = _path(key)
+    if path is None:
+        return
+    payload = pickle.dumps(mob, protocol=pickle.HIGHEST_PROTOCOL)
+    with contextlib.suppress(OSError):
+        atomic_write_bytes(path, sha256_bytes(payload)[:_CHECK].encode() + payload,
+                           durable=False)
