@@ -28,7 +28,7 @@ from narration.subtitles import build_track
 from narration.timeline import still_while_speaking
 from narration.tts.cache import AudioCache
 from narration.tts.select import choose_engine
-from pipeline.config import DEFAULT_CACHE, read_source
+from pipeline.config import DEFAULT_CACHE, read_source, text_cache_in
 from pipeline.quality import HOLD_LIMIT, cue_report, pronunciation_summary
 from pipeline.voice import beat_plans, synthesize
 from scenes.contract import ContractError, ScenePlan, SceneReport
@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
                 plan = ScenePlan(uuid.uuid4().hex, info.scene_id, lang, numbers_path, "low",
                                  beat_plans(script, clips), d / "picture.mp4",
                                  d / "report.json", Path(tmp) / "media" / info.scene_id,
-                                 dry_run=True, scripts=root if args.scripts else None)
+                                 dry_run=True, scripts=root if args.scripts else None,
+                                 texts=text_cache_in(args.cache))
                 plan.write(d / "plan.json")
                 proc = subprocess.run([sys.executable, "-m", "scenes.run", str(d / "plan.json")],
                                       capture_output=True, text=True,
