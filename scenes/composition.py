@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from manim import Mobject, VMobject
 from manim.mobject.types.image_mobject import AbstractImageMobject
 
-from scenes.overlap import points_box
+from scenes.overlap import boxes, points_box
 
 __all__ = ["Box", "Stretch", "content_box", "lopsided", "stretches"]
 
@@ -56,26 +57,23 @@ def _points_box(m: Mobject) -> tuple[float, float, float, float]:
 
 def content_box(mobjects: Iterable[Mobject], header_bottom: float) -> Box | None:
     """The box around everything shown below ``header_bottom`` (None: nothing shown)."""
-    xs0, xs1, ys0, ys1 = [], [], [], []
+    shapes, images = [], []
     for top in mobjects:
         for m in top.family_members_with_points():
             if not isinstance(m, VMobject):
-                if not isinstance(m, AbstractImageMobject):
-                    continue  # a ValueTracker and the like: points, nothing drawn
-            elif m.get_fill_opacity() < 0.05 and m.get_stroke_opacity() < 0.05:
-                continue
-            left, bottom, right, top = _points_box(m)
-            if left == right and bottom == top:
-                continue
-            if bottom >= header_bottom:
-                continue  # the header (the scene's title at the top)
-            xs0.append(left)
-            xs1.append(right)
-            ys0.append(bottom)
-            ys1.append(top)
-    if not xs0:
+                if isinstance(m, AbstractImageMobject):
+                    images.append(_points_box(m))
+                # else a ValueTracker and the like: points, nothing drawn
+            elif m.get_fill_opacity() >= 0.05 or m.get_stroke_opacity() >= 0.05:
+                shapes.append(m)
+    b = np.vstack([boxes(shapes), np.array(images, dtype=float).reshape(-1, 4)])
+    left, bottom, right, top = b.T
+    keep = ~((left == right) & (bottom == top)) & (bottom < header_bottom)  # not the header
+    if not keep.any():
         return None
-    return Box(min(xs0), max(xs1), min(ys0), max(ys1))
+    b = b[keep]
+    return Box(float(b[:, 0].min()), float(b[:, 2].max()), float(b[:, 1].min()),
+               float(b[:, 3].max()))
 
 
 def lopsided(box: Box | None, safe: Box) -> str | None:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from manim import Mobject, config
 
+from scenes.overlap import boxes
+
 __all__ = ["FRAME_PX", "TextSize", "measure", "smallest", "tag"]
 
 FRAME_PX = 1080
@@ -44,30 +46,40 @@ def tag(mob: Mobject, s: str, px: float) -> Mobject:
     return mob
 
 
-def _glyph_px(g: Mobject) -> float | None:
+def _shows(g: Mobject) -> bool:
+    """A glyph tagged with its size, tall enough to measure, and visible."""
     h0 = getattr(g, "type_h0", None)
     if h0 is None or h0 < _MIN_H:
-        return None
-    if g.get_fill_opacity() < 0.05 and g.get_stroke_opacity() < 0.05:
-        return None
-    return g.type_px0 * g.height / h0
+        return False
+    return not (g.get_fill_opacity() < 0.05 and g.get_stroke_opacity() < 0.05)
 
 
 def measure(mobjects: Iterable[Mobject]) -> list[TextSize]:
     """Every tagged text among ``mobjects`` (and their families) that shows, with its size:
-    the median of its glyphs' sizes (a radical sign or a squeezed glyph does not decide)."""
-    found: dict[tuple[int, str, float], list[float]] = {}
+    the median of its glyphs' sizes (a radical sign or a squeezed glyph does not decide).
+    A glyph's size is its size when made times its height now over its height then."""
+    glyphs: list[tuple[int, Mobject]] = []
     seen: set[int] = set()
     for top in mobjects:
         for g in top.family_members_with_points():
             if id(g) in seen:
                 continue
             seen.add(id(g))
-            px = _glyph_px(g)
-            if px is None:
-                continue
-            # glyphs of one text share the text and the size they were made at
-            found.setdefault((id(top), g.type_text, round(g.type_px0, 3)), []).append(px)
+            if _shows(g):
+                glyphs.append((id(top), g))
+    # the heights of glyphs without parts of their own from one pass (overlap.boxes);
+    # Manim's ``height`` walks each glyph's family four times
+    leaves = [g for _top, g in glyphs if not g.submobjects]
+    b = boxes(leaves)
+    leaf_h = dict(zip(map(id, leaves), (b[:, 3] - b[:, 1]).tolist(), strict=True))
+    found: dict[tuple[int, str, float], list[float]] = {}
+    for top, g in glyphs:
+        h = leaf_h.get(id(g))
+        if h is None:
+            h = g.height
+        # glyphs of one text share the text and the size they were made at
+        found.setdefault((top, g.type_text, round(g.type_px0, 3)), []).append(
+            g.type_px0 * h / g.type_h0)
     out = []
     for (_top, s, _px0), sizes in found.items():
         sizes.sort()
