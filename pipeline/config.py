@@ -30,7 +30,7 @@ class BuildConfig:
     """How to build: everything the command line decides, nothing else."""
 
     out: Path
-    cache: Path  # root of the build cache: audio/, scenes/, segments/
+    cache: Path  # root of the build cache: audio/, scenes/, segments/, fonts/, texts/
     quality: Quality = field(default_factory=lambda: Quality.of("high"))
     jobs: int = 2
     burn_subs: bool = False
