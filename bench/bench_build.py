@@ -136,14 +136,19 @@ def render(args: list[str], out: Path, cache: Path, tts: str | None = "offline",
 
 
 @contextmanager
-def dask_cluster(work: Path, workers: int, settings: bool = True) -> Iterator[str]:
+def dask_cluster(work: Path, workers: int, settings: bool = True,
+                 texts: Path | None = None) -> Iterator[str]:
     """A Dask scheduler and ``workers`` single-threaded workers on 127.0.0.1, started as the
-    README says (with the project's ``cluster/dask.yaml``, unless ``settings`` is false)."""
+    README says (with the project's ``cluster/dask.yaml``, unless ``settings`` is false).
+    ``texts``: the workers' store of made texts (``QKV_TEXT_CACHE``) in place of this
+    machine's cache, so that a build on them starts as empty as a local build's."""
     dask = Path(sys.executable).with_name("dask")
     work.mkdir(parents=True, exist_ok=True)
     file = work / "scheduler.json"
     file.unlink(missing_ok=True)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if texts is not None:
+        env["QKV_TEXT_CACHE"] = str(texts)
     if settings:
         env["DASK_CONFIG"] = str(ROOT / "cluster")
     procs = [subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0",
@@ -239,7 +244,8 @@ def main() -> int:
             cache = fresh_cache(work, "cache-dask", audio)
             out = work / "out-dask"
             shutil.rmtree(out, ignore_errors=True)
-            with dask_cluster(work / "dask", workers=2) as address:
+            # the workers' texts in this run's empty cache, as the local pool's are
+            with dask_cluster(work / "dask", workers=2, texts=cache / "texts") as address:
                 inc["dask"] = render(["--lang", "all", "--scheduler", address, *low], out,
                                      cache)
             say(f"  {inc['dask']['wall']:.1f} s")
