@@ -16,7 +16,7 @@ import numpy as np
 from manim import Mobject, VMobject
 from manim.mobject.types.image_mobject import AbstractImageMobject
 
-from scenes.overlap import boxes, points_box
+from scenes.overlap import boxes
 
 __all__ = ["Box", "Stretch", "content_box", "lopsided", "stretches"]
 
@@ -47,12 +47,9 @@ class Stretch:
                 f"{self.end - self.start:.1f} s from {self.start:.1f} s")
 
 
-def _points_box(m: Mobject) -> tuple[float, float, float, float]:
-    """(left, bottom, right, top) of ``m`` (``overlap.points_box``: one pass over its
-    points; an image's corners as Manim gives them)."""
-    if isinstance(m, AbstractImageMobject):
-        return (m.get_left()[0], m.get_bottom()[1], m.get_right()[0], m.get_top()[1])
-    return points_box([m])
+def _image_box(m: AbstractImageMobject) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) of an image: its corners as Manim gives them."""
+    return (m.get_left()[0], m.get_bottom()[1], m.get_right()[0], m.get_top()[1])
 
 
 def content_box(mobjects: Iterable[Mobject], header_bottom: float) -> Box | None:
@@ -62,7 +59,7 @@ def content_box(mobjects: Iterable[Mobject], header_bottom: float) -> Box | None
         for m in top.family_members_with_points():
             if not isinstance(m, VMobject):
                 if isinstance(m, AbstractImageMobject):
-                    images.append(_points_box(m))
+                    images.append(_image_box(m))
                 # else a ValueTracker and the like: points, nothing drawn
             elif m.get_fill_opacity() >= 0.05 or m.get_stroke_opacity() >= 0.05:
                 shapes.append(m)

@@ -35,16 +35,18 @@ from common.digests import digest, file_digest, sha256_bytes
 from scenes.contract import TEXT_CACHE_ENV as ENV
 
 _CHECK = 16  # hex digits of the payload's sha256 at the head of each file
-_folder: Path | None = Path(os.environ[ENV]) if os.environ.get(ENV) else None
+_folder: Path | None = None
 
 
 def use(folder: Path | None) -> None:
     """Keep texts in ``folder`` from now on (None: in memory only, unless ``QKV_TEXT_CACHE``
     names a folder)."""
     global _folder
-    if folder is None and os.environ.get(ENV):
-        folder = Path(os.environ[ENV])
-    _folder = Path(folder) if folder is not None else None
+    shared = os.environ.get(ENV)
+    _folder = Path(folder) if folder is not None else Path(shared) if shared else None
+
+
+use(None)  # a process without a plan: the folder QKV_TEXT_CACHE names, if any
 
 
 def folder() -> Path | None:

@@ -80,19 +80,15 @@ class Build:
 Beats = Mapping[str, Sequence[tuple[str, str]]]  # lang -> (id, text) each
 
 
-def scripts_with(root: Path, scene: str | None = None, beats: Beats | None = None,
-                 scenes: Mapping[str, Beats] | None = None) -> Path:
-    """A copy of the shipped scripts at ``root`` (for ``--scripts``) where ``scene``'s beats
-    are ``beats[lang]`` (and each of ``scenes``' its own); their titles and screen strings
-    are kept. A test whose check does not depend on the wording speaks less this way: every
-    second of voice and picture costs."""
+def scripts_with(root: Path, scenes: Mapping[str, Beats]) -> Path:
+    """A copy of the shipped scripts at ``root`` (for ``--scripts``) where each scene of
+    ``scenes`` has the beats given for each language; titles and screen strings are kept.
+    A test whose check does not depend on the wording speaks less this way: every second
+    of voice and picture costs."""
     from narration.scripts import SCRIPTS_DIR, script_path
 
     shutil.copytree(SCRIPTS_DIR, root)
-    todo = dict(scenes or {})
-    if scene is not None and beats is not None:
-        todo[scene] = beats
-    for name, by_lang in todo.items():
+    for name, by_lang in scenes.items():
         for lang, items in by_lang.items():
             path = script_path(name, lang, root)
             head = path.read_text("utf-8").split("[[beat]]", 1)[0]
@@ -115,7 +111,7 @@ def espeak_short_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     tests/test_incremental.py (the parallel build a serial one must match)."""
     tmp = tmp_path_factory.mktemp("espeak_short")
     out, cache = tmp / "out", tmp / "cache"
-    scripts = scripts_with(tmp / "scripts", scenes=TERSE)
+    scripts = scripts_with(tmp / "scripts", TERSE)
     p = subprocess.run(render_cmd(out, cache, "--lang", "all", "--quality", "low", "--cut",
                                   SHORT_CUT, "--scenes", ",".join(SHORT_SCENES), "--tts",
                                   "espeak", "--jobs", "2", "--scripts", str(scripts)),

@@ -25,7 +25,7 @@ CUT = "overview"
 
 def terse_scripts(root: Path) -> Path:
     """A copy of the shipped scripts with the scene's beats in few words."""
-    return scripts_with(root, SCENE, TERSE[SCENE])
+    return scripts_with(root, {SCENE: TERSE[SCENE]})
 
 
 def _render(out: Path, cache: Path, quality: str, scripts: Path) -> str:

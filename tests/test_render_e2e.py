@@ -110,7 +110,7 @@ def rendered(tmp_path_factory):
     numbers = tmp / "numbers.toml"
     text = DEFAULT_NUMBERS.read_text("utf-8")
     numbers.write_text(text.replace("V = [[1, 2], [3, 0], [0, 1]]", f"V = {NEW_V}"), "utf-8")
-    scripts_with(tmp / "scripts", "recap_quiz", TERSE_QUIZ)
+    scripts_with(tmp / "scripts", {"recap_quiz": TERSE_QUIZ})
     cmd = [sys.executable, str(ROOT / "render.py"), "--lang", "all", "--quality", "low",
            "--scenes", FULL_SCENES, "--tts", "offline", "--numbers", str(numbers),
            "--scripts", str(tmp / "scripts"),
