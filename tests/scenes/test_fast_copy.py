@@ -1,0 +1,86 @@
+"""Mobject copies (``scenes.fast_copy``) are the copies Manim's own ``__deepcopy__`` makes."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from manim import Circle, Mobject, VGroup, always_redraw
+
+from scenes import fast_copy, theme
+
+
+def _same(a: object, b: object, seen: set[int]) -> None:
+    """``a`` and ``b`` hold equal values, in the same shape, recursively through mobjects."""
+    assert type(a) is type(b)
+    if isinstance(a, Mobject):
+        if id(a) in seen:
+            return
+        seen.add(id(a))
+        assert a.__dict__.keys() == b.__dict__.keys()
+        for k in a.__dict__:
+            if k != "original_id":
+                _same(a.__dict__[k], b.__dict__[k], seen)
+    elif isinstance(a, np.ndarray):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    elif isinstance(a, list | tuple):
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            _same(x, y, seen)
+    elif hasattr(a, "__dict__") and not callable(a):
+        _same(vars(a), vars(b), seen)
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys()
+        for k in a:
+            _same(a[k], b[k], seen)
+    else:
+        assert a == b or a is b
+
+
+def _manims(m: Mobject) -> Mobject:
+    fast_copy.uninstall()
+    try:
+        return copy.deepcopy(m)
+    finally:
+        fast_copy.install()
+
+
+@pytest.fixture
+def things() -> VGroup:
+    text = theme.text("除以 √d：份额", theme.BODY_SIZE, color=theme.Q_COLOR)
+    ring = Circle(radius=0.5, color=theme.K_COLOR).set_fill(theme.V_COLOR, 0.4)
+    follower = always_redraw(lambda: Circle(radius=0.2).next_to(ring))
+    return VGroup(text, ring, follower)
+
+
+def test_a_copy_holds_what_manims_copy_holds(things: VGroup) -> None:
+    import scenes.base  # noqa: F401  (a scene's copies are the fast ones)
+
+    assert Mobject.__deepcopy__ is fast_copy._deepcopy
+    ours, theirs = copy.deepcopy(things), _manims(things)
+    _same(ours, theirs, set())
+    assert ours.original_id == str(id(things))
+
+
+def test_a_copy_shares_nothing_it_can_change_with_the_original(things: VGroup) -> None:
+    ours = copy.deepcopy(things)
+    for a, b in zip(things.get_family(), ours.get_family(), strict=True):
+        assert a is not b
+        for k, v in vars(a).items():
+            if isinstance(v, np.ndarray | list | dict) or type(v).__name__ == "ManimColor":
+                assert vars(b)[k] is not v, k
+    ours[1].set_color(theme.Q_COLOR).shift([1, 0, 0])
+    assert np.array_equal(things[1].get_center(), [0, 0, 0])
+    assert things[1].get_stroke_color().to_hex().lower() == theme.K_COLOR.lower()
+
+
+def test_what_the_original_shares_its_copy_shares_too() -> None:
+    a, b = Circle(), Circle()
+    b.points = a.points  # one array held twice, one mobject held in two groups
+    group = VGroup(VGroup(a, b), VGroup(a))
+    ours = copy.deepcopy(group)
+    (x, y), (z,) = ours[0], ours[1]
+    assert x.points is y.points and x is z
+    theirs = _manims(group)
+    assert theirs[0][0].points is theirs[0][1].points and theirs[0][0] is theirs[1][0]
