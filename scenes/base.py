@@ -26,6 +26,7 @@ from scenes import (
     overlap,
     pointing,
     role_colours,
+    subpaths,
     theme,
     widgets,
 )
@@ -34,6 +35,7 @@ from scenes.contract import ScenePlan, SceneReport
 from scenes.recording import project_code
 
 fast_copy.install()  # every scene's copies (animations, always_redraw) a third quicker
+subpaths.install()  # each shape's subpaths found once while its points stay the same
 
 MARK_LEAD = 0.2
 """Seconds before a cue mark that ``until`` returns: an entrance is under way as the word

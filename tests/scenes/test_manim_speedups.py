@@ -1,4 +1,6 @@
-"""Mobject copies (``scenes.fast_copy``) are the copies Manim's own ``__deepcopy__`` makes."""
+"""Manim, quicker where a scene spends its time: mobject copies (``scenes.fast_copy``) are the
+copies Manim's own ``__deepcopy__`` makes, and a shape's subpaths (``scenes.subpaths``) the
+ones Manim finds."""
 
 from __future__ import annotations
 
@@ -84,3 +86,26 @@ def test_what_the_original_shares_its_copy_shares_too() -> None:
     assert x.points is y.points and x is z
     theirs = _manims(group)
     assert theirs[0][0].points is theirs[0][1].points and theirs[0][0] is theirs[1][0]
+
+
+def test_a_shapes_subpaths_are_manims_and_follow_its_points() -> None:
+    """``scenes.subpaths`` gives Manim's answer, and a new one once the points change, even
+    in place (the same array, other numbers)."""
+    from manim import Square
+
+    from scenes import subpaths
+
+    subpaths.install()
+    shape = Circle()
+    shape.append_points(Square().shift([3, 0, 0]).points)  # a second piece, apart
+
+    def theirs() -> np.ndarray:
+        return subpaths._MANIMS(shape, shape.points, n_dims=2)
+
+    first = shape.get_subpath_split_indices_from_points(shape.points, n_dims=2)
+    assert np.array_equal(first, theirs()) and len(first) == 2
+    again = shape.get_subpath_split_indices_from_points(shape.points, n_dims=2)
+    assert np.array_equal(again, first)
+    shape.points[-4:] = shape.points[:4]  # in place: the last curve now joins nothing
+    moved = shape.get_subpath_split_indices_from_points(shape.points, n_dims=2)
+    assert np.array_equal(moved, theirs()) and not np.array_equal(moved, first)
