@@ -50,6 +50,26 @@ TERSE = {
                               "{fb.score.2}, {@fourth}{fb.token.3} {fb.score.3}. "
                               "{@one}One each.")),
     },
+    # Chinese only: the zh builds of the full cut's library and formula (tests/test_incremental.py,
+    # tests/test_faults.py, tests/test_render_cli.py)
+    "library": {
+        "zh": (("intro", "去图书馆，{@wish}找书。{@s_query}查询、{@s_match}匹配、{@s_take}取用。"
+                         "{@want}这是 Q。"),
+               ("catalogue", "{@cards}卡片，{@labels}标签，{@see_khead}这是 K；{@books}书，"
+                             "{@see_vhead}内容是 V。{@apart}卡片不是书。"),
+               ("match", "{@match}对卡片，{@best}越好越重。"),
+               ("take", "{@pull}最对口多读，{@some}次一点少读，{@rest}不相干不碰。{@mix}混合。"),
+               ("recap", "{@q}Q 想找的，{@k}K 标签，{@v}V 内容。{@steps}三步。")),
+    },
+    "formula": {
+        "zh": (("intro", "四步一行。{@name}缩放点积注意力。"),
+               ("scores", "{@qk}Q 乘 K 的转置，{@dot}点积：{@q}查询{@k}和键。{@t}转置。"),
+               ("grid", "{@all}全部配对：{@rows}行，{@cols}列，{@cells}分数。"),
+               ("scale", "{@sd}除以根号 d，{@scaled}缩放，{@shrink}压回。"),
+               ("softmax", "{@sm}softmax，{@rows}按行，{@sum}和为一。"),
+               ("weighted", "{@v}乘 V，{@mix}混合，{@new}新向量，{@see_new}新表示。"),
+               ("parallel", "{@indep}各行独立，{@all}同时算，{@see_parallel_1}快。")),
+    },
 }
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.shared_renders import SHORT_CUT, SHORT_SCENES, scene_processes
+from tests.shared_renders import SHORT_CUT, SHORT_SCENES, TERSE, scene_processes, scripts_with
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = "library,formula"
@@ -77,7 +77,8 @@ def test_ctrl_c_stops_promptly_and_keeps_finished_scenes(tmp_path):
     out, cache = tmp_path / "out", tmp_path / "cache"
     # Ctrl-C at a terminal: SIGINT as its default (a shell starting the tests in the
     # background, `cmd &`, leaves it ignored, and the children would inherit that).
-    proc = subprocess.Popen(_cmd(out, cache, "--jobs", "1", scenes=SHORT),
+    terse = ("--scripts", str(scripts_with(tmp_path / "scripts", TERSE)))  # the count matters
+    proc = subprocess.Popen(_cmd(out, cache, "--jobs", "1", *terse, scenes=SHORT),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 300
@@ -95,7 +96,7 @@ def test_ctrl_c_stops_promptly_and_keeps_finished_scenes(tmp_path):
     assert not scene_processes(out)
     assert _entries(cache) == kept and kept  # finished work kept
     assert not (out / "zh").exists()
-    again = subprocess.run(_cmd(out, cache, scenes=SHORT), capture_output=True, text=True,
+    again = subprocess.run(_cmd(out, cache, *terse, scenes=SHORT), capture_output=True, text=True,
                            timeout=300)
     assert again.returncode == 0, again.stderr[-2000:]
     assert "scenes 1 rendered, 1 reused" in again.stderr

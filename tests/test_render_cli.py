@@ -13,6 +13,7 @@ import pytest
 from narration.scripts import SCRIPTS_DIR
 from qkv_math.numbers import DEFAULT_NUMBERS
 from scenes.registry import discover
+from tests.shared_renders import TERSE, scripts_with
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -362,8 +363,11 @@ def test_a_layout_problem_fails_the_render_unless_accepted(tmp_path):
     numbers = tmp_path / "seven.toml"
     numbers.write_text(text.replace(old, new), "utf-8")
     out, cache = tmp_path / "out", tmp_path / "cache"
+    # the formula's beats in few words: the grid's layout does not depend on them
+    scripts = scripts_with(tmp_path / "scripts", {"formula": TERSE["formula"]})
     args = ["--numbers", str(numbers), "--scenes", "formula", "--lang", "zh", "--quality", "low",
-            "--tts", "espeak", "--no-clips", "--out", str(out), "--cache", str(cache)]
+            "--tts", "espeak", "--no-clips", "--scripts", str(scripts), "--out", str(out),
+            "--cache", str(cache)]
     p = run(*args)
     assert p.returncode == 1, p.stderr[-2000:]
     last = [line for line in p.stderr.splitlines() if line.startswith("error:")]
