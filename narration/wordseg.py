@@ -20,17 +20,30 @@ DOMAIN_TAGS = {"加权求和": "v", "查询": "vn", "比对": "v", "除以": "v"
 
 
 @cache
-def _jieba():
+def _tokenizers():
+    """A word segmenter and a tagger of its own that know this subject's words (jieba's,
+    the tagger over the segmenter). Its own: adding the words to jieba's shared one would
+    change how Kokoro's readings cut the same text (``narration.tts.kokoro`` reads words
+    as misaki does, with jieba's plain dictionary) depending on whether subtitles had been
+    made in the process before, so a beat was voiced one way and checked another. The
+    shared dictionary is loaded once and copied (about 20 ms)."""
     import jieba
+    import jieba.posseg
 
     jieba.setLogLevel(60)  # no "Building prefix dict" chatter on stderr
     jieba.initialize()
+    words = jieba.Tokenizer()
+    words.FREQ, words.total = dict(jieba.dt.FREQ), jieba.dt.total
+    words.initialized = True
+    tags = jieba.posseg.POSTokenizer.__new__(jieba.posseg.POSTokenizer)
+    tags.tokenizer = words
+    tags.word_tag_tab = dict(jieba.posseg.dt.word_tag_tab)
     for word in DOMAIN_WORDS:
-        jieba.add_word(word, freq=100_000, tag=DOMAIN_TAGS.get(word, "n"))
+        words.add_word(word, freq=100_000, tag=DOMAIN_TAGS.get(word, "n"))
     for word, tag in DOMAIN_TAGS.items():
         if word not in DOMAIN_WORDS:
-            jieba.add_word(word, tag=tag)
-    return jieba
+            words.add_word(word, tag=tag)
+    return words, tags
 
 
 @lru_cache(maxsize=1024)
@@ -38,7 +51,7 @@ def word_boundaries(text: str) -> frozenset[int]:
     """Offsets in ``text`` that fall between two words (including 0 and ``len(text)``)."""
     out = {0, len(text)}
     pos = 0
-    for token in _jieba().cut(text, HMM=False):
+    for token in _tokenizers()[0].cut(text, HMM=False):
         pos += len(token)
         out.add(pos)
     return frozenset(out)
@@ -46,12 +59,9 @@ def word_boundaries(text: str) -> frozenset[int]:
 
 @lru_cache(maxsize=512)
 def pos_tokens(text: str) -> tuple[tuple[str, str], ...]:
-    """``text`` cut into words with their part-of-speech tags (jieba.posseg, the same
-    words as :func:`word_boundaries`); the words join back into ``text``."""
-    import jieba.posseg
-
-    _jieba()
-    return tuple((p.word, p.flag) for p in jieba.posseg.cut(text, HMM=False))
+    """``text`` cut into words with their part-of-speech tags (the same words as
+    :func:`word_boundaries`); the words join back into ``text``."""
+    return tuple((p.word, p.flag) for p in _tokenizers()[1].cut(text, HMM=False))
 
 
 def group_depth(text: str) -> list[int]:

@@ -4,6 +4,9 @@ fallback."""
 from __future__ import annotations
 
 import itertools
+import json
+import subprocess
+import sys
 import wave
 from pathlib import Path
 
@@ -16,6 +19,8 @@ from narration.tts import kokoro
 from narration.tts.cache import AudioCache, cache_key
 from narration.tts.espeak import EspeakEngine
 from narration.tts.select import OfflineEngine, choose_engine
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(kokoro.available() is not None,
                                 reason=f"Kokoro not installed: {kokoro.available()}")
@@ -214,3 +219,26 @@ def test_voice_option_and_modes() -> None:
         assert e.default_voice("zh").startswith(other + "@")
     with pytest.raises(ValueError):
         kokoro.KokoroEngine("zf_nobody")
+
+
+def test_a_reading_does_not_depend_on_subtitles_made_before_it() -> None:
+    """The subtitles' segmenter knows this subject's words (缩放点积注意力, 加权求和); Kokoro
+    reads with jieba's plain dictionary, as misaki does. Both in one process (a render
+    voices, then subtitles, then checks what was voiced): the reading is the same before
+    and after the subtitles' words are loaded, and those words are the subtitles' own."""
+    code = (
+        "import sys\n"
+        "from narration import wordseg\n"
+        "from narration.tts import kokoro\n"
+        "t = '它叫缩放点积注意力，加权求和再除以根号 d。'\n"
+        "first = kokoro.phonemes(t) if sys.argv[1] == 'voice-first' else None\n"
+        "words = sorted(wordseg.word_boundaries(t))\n"
+        "import json\n"
+        "print(json.dumps([kokoro.phonemes(t), first, words]))\n")
+    runs = [subprocess.run([sys.executable, "-c", code, order], capture_output=True, text=True,
+                           cwd=ROOT, timeout=120) for order in ("voice-first", "subtitles-first")]
+    assert all(r.returncode == 0 for r in runs), runs[0].stderr[-2000:]
+    (after, before, words), (late, _none, same_words) = (json.loads(r.stdout) for r in runs)
+    assert after == before == late
+    assert words == same_words and 2 in words and 9 in words  # 缩放点积注意力: one word,
+    assert 4 not in words and 6 not in words  # where the plain dictionary cuts 缩放|点积|注意力
