@@ -21,10 +21,12 @@ from typing import Any
 import numpy as np
 from manim import ManimColor, Mobject
 
-# What copy.deepcopy returns unchanged (its _deepcopy_atomic types, enums, and NumPy's
-# scalars, which are immutable): such an attribute is the same object in the copy.
-_AS_IS = (type(None), bool, int, float, complex, str, bytes, types.FunctionType,
-          np.generic, enum.Enum)
+# What copy.deepcopy returns unchanged: its _deepcopy_atomic types, by exact type as it
+# looks them up (a subclass of int or str may carry attributes, and is copied), and enums
+# (``Enum.__deepcopy__`` returns the member); NumPy's numbers and flags are immutable, so
+# the copy may share them. Such an attribute is the same object in the copy.
+_ATOMIC = frozenset({type(None), bool, int, float, complex, str, bytes, types.FunctionType})
+_IMMUTABLE = (enum.Enum, np.number, np.bool_)
 _KEEP, _ARRAY, _COLOUR, _DEEP = range(4)
 _KINDS: dict[type, int] = {}
 
@@ -32,7 +34,7 @@ _MANIMS = Mobject.__deepcopy__
 
 
 def _kind(t: type) -> int:
-    if issubclass(t, _AS_IS):
+    if t in _ATOMIC or issubclass(t, _IMMUTABLE):
         return _KEEP
     if t is np.ndarray:
         return _ARRAY

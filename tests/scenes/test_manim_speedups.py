@@ -88,6 +88,28 @@ def test_what_the_original_shares_its_copy_shares_too() -> None:
     assert theirs[0][0].points is theirs[0][1].points and theirs[0][0] is theirs[1][0]
 
 
+class _Tagged(int):
+    """A number that carries a note: ``copy.deepcopy`` copies it (only exact ints are kept)."""
+
+
+def test_a_subclass_of_a_number_is_copied_as_manims_copy_copies_it() -> None:
+    import enum
+
+    class Side(enum.Enum):
+        LEFT = 1
+
+    fast_copy.install()  # as scenes.base installs it
+    m = Circle()
+    m.tagged, m.side, m.scale_kept = _Tagged(3), Side.LEFT, np.float64(0.5)
+    m.tagged.notes = ["a"]
+    ours, theirs = copy.deepcopy(m), _manims(m)
+    assert theirs.tagged is not m.tagged and ours.tagged is not m.tagged
+    ours.tagged.notes.append("b")
+    assert m.tagged.notes == ["a"] and ours.tagged == 3 and type(ours.tagged) is _Tagged
+    assert ours.side is Side.LEFT is theirs.side  # an enum member is itself in every copy
+    assert ours.scale_kept == 0.5
+
+
 def test_a_shapes_subpaths_are_manims_and_follow_its_points() -> None:
     """``scenes.subpaths`` gives Manim's answer, and a new one once the points change, even
     in place (the same array, other numbers)."""
