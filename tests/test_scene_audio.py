@@ -60,3 +60,23 @@ def test_scenes_are_normalised_one_by_one_and_join_on_target(tmp_path):
     second = scene_voices(again, scenes, workers=2)
     assert (again.made["voice"], again.reused["voice"]) == (1, 2)
     assert second[0] == voices[0] and second[1] != voices[1]
+
+
+def test_a_voice_the_limiter_takes_much_from_still_lands_on_target(tmp_path):
+    """Speech-like noise with clicks at full scale: the limiter takes several dB before it
+    reaches −14 LUFS (as with the offline English voice), and the narration still measures
+    the target, true peak under the platforms' −1 dBTP."""
+    t = np.arange(6 * RATE) / RATE
+    rng = np.random.default_rng(1)
+    pcm = 0.08 * rng.standard_normal(len(t)) * (0.5 + 0.5 * np.sin(2 * np.pi * 3 * t)) ** 2
+    for k in range(0, len(t), RATE // 8):  # a click every 125 ms
+        pcm[k:k + 48] = 0.98 * np.sign(np.sin(np.arange(48)))
+    src, out = tmp_path / "peaky.wav", tmp_path / "out.wav"
+    soundtrack.write_wav((np.clip(pcm, -1, 1) * 32767).astype(np.int16), src)
+    unlimited = loudness.integrated(soundtrack.read_wav(src))
+    assert unlimited < loudness.TARGET_LUFS - 2  # it has to be brought up
+    loudness.normalize(src, out)
+    got = loudness.measure(out)
+    assert abs(got.integrated_lufs - loudness.TARGET_LUFS) <= loudness.TOLERANCE_LU
+    assert got.true_peak_dbtp <= -1.0
+    assert _samples(out) == _samples(src)
