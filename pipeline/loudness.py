@@ -43,10 +43,11 @@ offline Chinese voice loses about 1.7 dB in the limiter, so at 1 dB every scene 
 second pass."""
 MAX_PASSES = 4
 """Limiter passes at most; the offline voices need one (Chinese) or two (English)."""
-STEP_MARGIN_LU = 1.0
+STEP_MARGIN_LU = (1.0, 0.25)
 FIRST_SLOPE = 0.5
 MIN_SLOPE = 0.25
-"""How a pass short of the target sets the next one's gain (see next_gain)."""
+"""How a pass short of the target sets the next one's gain (see next_gain): aimed this far
+past the target after one pass (the slope guessed), and after two (the slope measured)."""
 _SUMMARY_I = re.compile(r"Integrated loudness:\s*I:\s*(-?[\d.]+|-inf) LUFS", re.S)
 _SUMMARY_TP = re.compile(r"True peak:\s*Peak:\s*(-?[\d.]+|-inf) dBFS", re.S)
 
@@ -122,18 +123,21 @@ def normalize(src: Path, out: Path, target: float = TARGET_LUFS) -> Loudness:
 
 def next_gain(tried: list[tuple[float, float]], target: float) -> float:
     """The gain (dB) for the limiter's next pass, from the passes so far (gain, loudness),
-    each short of ``target``: past the last gain by what the loudness lacks plus
-    ``STEP_MARGIN_LU``, over how much loudness a dB of gain buys through the limiter (read
-    from the last two passes; ``FIRST_SLOPE`` after one). A dB of gain buys less the more
+    each short of ``target``: past the last gain by what the loudness lacks plus a margin
+    (``STEP_MARGIN_LU``), over how much loudness a dB of gain buys through the limiter
+    (read from the last two passes; ``FIRST_SLOPE`` after one). What the last pass
+    overshoots is turned down, but the limiter took it first: the margin is small once the
+    slope is measured. A dB of gain buys less the more
     the limiter takes (0.3 to 0.6 dB at the offline English voice's level), so stepping by
     the missing loudness alone fell short three passes in a row there, and the narration
     stayed 0.3 LU under the target."""
     g1, l1 = tried[-1]
-    slope = FIRST_SLOPE
+    slope, margin = FIRST_SLOPE, STEP_MARGIN_LU[0]
     if len(tried) > 1 and tried[-2][0] != g1:
         g0, l0 = tried[-2]
         slope = min(1.0, max(MIN_SLOPE, (l1 - l0) / (g1 - g0)))
-    return g1 + (target - l1 + STEP_MARGIN_LU) / slope
+        margin = STEP_MARGIN_LU[1]
+    return g1 + (target - l1 + margin) / slope
 
 
 def _limit(src: Path, gain: float, samples: int) -> np.ndarray:
