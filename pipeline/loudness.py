@@ -43,11 +43,11 @@ offline Chinese voice loses about 1.7 dB in the limiter, so at 1 dB every scene 
 second pass."""
 MAX_PASSES = 4
 """Limiter passes at most; the offline voices need one (Chinese) or two (English)."""
-STEP_MARGIN_LU = (1.0, 0.25)
-FIRST_SLOPE = 0.5
-MIN_SLOPE = 0.25
-"""How a pass short of the target sets the next one's gain (see next_gain): aimed this far
-past the target after one pass (the slope guessed), and after two (the slope measured)."""
+GUESSED_SLOPE, GUESSED_MARGIN_LU = 0.5, 1.0
+"""After one pass short of the target: loudness a dB of gain is taken to buy through the
+limiter, and how far past the target the next pass aims (see next_gain)."""
+MIN_SLOPE, MEASURED_MARGIN_LU = 0.25, 0.25
+"""After two: the least slope believed, and the smaller aim past the target."""
 _SUMMARY_I = re.compile(r"Integrated loudness:\s*I:\s*(-?[\d.]+|-inf) LUFS", re.S)
 _SUMMARY_TP = re.compile(r"True peak:\s*Peak:\s*(-?[\d.]+|-inf) dBFS", re.S)
 
@@ -123,21 +123,19 @@ def normalize(src: Path, out: Path, target: float = TARGET_LUFS) -> Loudness:
 
 def next_gain(tried: list[tuple[float, float]], target: float) -> float:
     """The gain (dB) for the limiter's next pass, from the passes so far (gain, loudness),
-    each short of ``target``: past the last gain by what the loudness lacks plus a margin
-    (``STEP_MARGIN_LU``), over how much loudness a dB of gain buys through the limiter
-    (read from the last two passes; ``FIRST_SLOPE`` after one). What the last pass
-    overshoots is turned down, but the limiter took it first: the margin is small once the
-    slope is measured. A dB of gain buys less the more
-    the limiter takes (0.3 to 0.6 dB at the offline English voice's level), so stepping by
-    the missing loudness alone fell short three passes in a row there, and the narration
-    stayed 0.3 LU under the target."""
+    each short of ``target``: past the last gain by what the loudness lacks plus a margin,
+    over how much loudness a dB of gain buys through the limiter (guessed after one pass,
+    read from the last two after that; gains only rise). What the last pass overshoots is
+    turned down, but the limiter took it first: the margin is small once the slope is
+    measured. A dB of gain buys less the more the limiter takes (0.3 to 0.6 dB at the
+    offline English voice's level), so stepping by the missing loudness alone fell short
+    three passes in a row there, and the narration stayed 0.3 LU under the target."""
     g1, l1 = tried[-1]
-    slope, margin = FIRST_SLOPE, STEP_MARGIN_LU[0]
-    if len(tried) > 1 and tried[-2][0] != g1:
-        g0, l0 = tried[-2]
-        slope = min(1.0, max(MIN_SLOPE, (l1 - l0) / (g1 - g0)))
-        margin = STEP_MARGIN_LU[1]
-    return g1 + (target - l1 + margin) / slope
+    if len(tried) == 1:
+        return g1 + (target - l1 + GUESSED_MARGIN_LU) / GUESSED_SLOPE
+    g0, l0 = tried[-2]
+    slope = min(1.0, max(MIN_SLOPE, (l1 - l0) / (g1 - g0)))
+    return g1 + (target - l1 + MEASURED_MARGIN_LU) / slope
 
 
 def _limit(src: Path, gain: float, samples: int) -> np.ndarray:

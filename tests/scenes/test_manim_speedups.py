@@ -5,6 +5,7 @@ ones Manim finds."""
 from __future__ import annotations
 
 import copy
+import enum
 
 import numpy as np
 import pytest
@@ -93,8 +94,6 @@ class _Tagged(int):
 
 
 def test_a_subclass_of_a_number_is_copied_as_manims_copy_copies_it() -> None:
-    import enum
-
     class Side(enum.Enum):
         LEFT = 1
 
