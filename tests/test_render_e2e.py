@@ -21,7 +21,7 @@ import pytest
 from narration.subtitles import line_width, read_srt
 from pipeline.media import FFMPEG, probe
 from qkv_math.numbers import DEFAULT_NUMBERS
-from tests.shared_renders import scripts_with
+from tests.shared_renders import TERSE, scripts_with
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -103,6 +103,49 @@ TERSE_QUIZ = {
                      "{@v}times V. {@next}Next, {@gloss}multi-head attention.")),
 }
 
+# The worked example's beats with every number it reads and every cue mark, and few other
+# words: what is checked on it (the changed V said, shown and subtitled; the pronunciation
+# of the numbers said; cues inside speech) lives in its numbers, and its shipped wording
+# (the larger part of this module's Kokoro synthesis) is read right by Kokoro's own reading
+# in tests/narration/test_pronunciation.py and timed with espeak-ng in tests/subtitles.
+TERSE_WORKED = {
+    "zh": (("intro", "把四步亲手算一遍，只用{we.n}个词：{@ta}{we.token.0}、{@tb}{we.token.1}、"
+                     "{@tc}{we.token.2}。"
+                     "{@qkv}Q、{@k}K、{@v}V 各{we.d}个数。"),
+           ("query", "算{@query}「{we.query_token}」。{@q}q 是{we.q:vec}，{@keys}比对每个 K。"),
+           ("scores", "{@step}第一步，{@mul}相乘{@add}再相加。{@sa}{we.token.0}得{we.score.0}；"
+                      "{@sb}{we.token.1}得{we.score.1}；{@sc}{we.token.2}得{we.score.2}。"),
+           ("scale", "{@sqrt}第二步，除以根号{we.d}，{@about}约{we.sqrt_d:2}：{@scaled}变成"
+                     "{@xa}{we.scaled.0:2}、{@xb}{we.scaled.1:2}、{@xc}{we.scaled.2:2}。"),
+           ("softmax", "{@exp}第三步，e 的次方：{@ea}{we.exp.0:2}、{@eb}{we.exp.1:2}、"
+                       "{@ec}{we.exp.2:2}，{@total}总和{we.exp_total:2}。"),
+           ("weights", "{@div}除以总和，{@w}权重{we.weight.0:pct}、{we.weight.1:pct}、"
+                       "{we.weight.2:pct}，{@one}和为一。"),
+           ("weighted_sum", "{@mix}第四步，加权求和：{@wv}权重乘 V，{@add}再相加，"
+                            "{@out}得到{we.output:vec2}。"),
+           ("meaning", "{@new}新的「{we.query_token}」：{@blend}不再孤立，"
+                       "{@mixed}混进了{we.others}。")),
+    "en": (("intro", "The four steps by hand, on {we.n} words: {@ta}{we.token.0}, "
+                     "{@tb}{we.token.1}, {@tc}{we.token.2}. "
+                     "{@qkv}A Q, {@k}a K, {@v}a V of {we.d} numbers."),
+           ("query", "The new {@query}“{we.query_token}”. {@q}Query {we.q:vec}, {@keys}"
+                     "against each key."),
+           ("scores", "{@step}Step one: {@mul}multiply, {@add}add. {@sa}{we.token.0}, "
+                      "{we.score.0}. {@sb}{we.token.1}, {we.score.1}. {@sc}{we.token.2}, "
+                      "{we.score.2}."),
+           ("scale", "{@sqrt}Step two: over root {we.d}, {@about}about {we.sqrt_d:2}. "
+                     "{@scaled}Now {@xa}{we.scaled.0:2}, {@xb}{we.scaled.1:2}, "
+                     "{@xc}{we.scaled.2:2}."),
+           ("softmax", "{@exp}Step three: e to each, {@ea}{we.exp.0:2}, {@eb}{we.exp.1:2}, "
+                       "{@ec}{we.exp.2:2}. {@total}Total {we.exp_total:2}."),
+           ("weights", "{@div}Divided by it, {@w}weights {we.weight.0:pct}, {we.weight.1:pct}, "
+                       "{we.weight.2:pct}, {@one}summing to one."),
+           ("weighted_sum", "{@mix}Step four: {@wv}weight each word's V {@add}and add: "
+                            "{@out}{we.output:vec2}."),
+           ("meaning", "{@new}The new “{we.query_token}”: {@blend}not alone, {@mixed}mixed with "
+                       "{we.others}.")),
+}
+
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
@@ -110,7 +153,8 @@ def rendered(tmp_path_factory):
     numbers = tmp / "numbers.toml"
     text = DEFAULT_NUMBERS.read_text("utf-8")
     numbers.write_text(text.replace("V = [[1, 2], [3, 0], [0, 1]]", f"V = {NEW_V}"), "utf-8")
-    scripts_with(tmp / "scripts", {"recap_quiz": TERSE_QUIZ})
+    scripts_with(tmp / "scripts", {"recap_quiz": TERSE_QUIZ, "worked_example": TERSE_WORKED,
+                                   "ov_scores": TERSE["ov_scores"]})
     cmd = [sys.executable, str(ROOT / "render.py"), "--lang", "all", "--quality", "low",
            "--scenes", FULL_SCENES, "--tts", "offline", "--numbers", str(numbers),
            "--scripts", str(tmp / "scripts"),
