@@ -143,12 +143,10 @@ class SoftAttentionScene(NarratedScene):
             b.until("raise")
             self.play(FadeIn(label), Create(track), FadeIn(cross), FadeIn(knob),
                       run_time=b.rt(0.06, 0.6))
-            soft_live = always_redraw(lambda: self._rows(
-                names, self._soft_shares(), theme.SHARE_COLOR).move_to(self.soft_anchor,
-                                                                       aligned_edge=UL))
-            hard_live = always_redraw(lambda: self._rows(
-                names, self._hard_shares(), theme.ACCENT).move_to(self.hard_anchor,
-                                                                  aligned_edge=UL))
+            soft_live = self._live_rows(names, self._soft_shares, theme.SHARE_COLOR,
+                                        self.soft_anchor)
+            hard_live = self._live_rows(names, self._hard_shares, theme.ACCENT,
+                                        self.hard_anchor)
             static = set(self.soft.get_family()) | set(self.hard.get_family())
             self.remove(*[m for m in self.mobjects if m in static])
             self.add(soft_live, hard_live)
@@ -293,6 +291,20 @@ class SoftAttentionScene(NarratedScene):
         rows.scale(ROW_SCALE)
         for i, row in enumerate(rows):
             row.shift(DOWN * ROW_GAP * i)
+        return rows
+
+    def _live_rows(self, names, shares: Callable[[], np.ndarray], color: str,
+                   corner: np.ndarray) -> VGroup:
+        """:meth:`_rows` of ``shares()`` with its top-left corner at ``corner``, its bars and
+        labels following ``shares()`` every frame (reshaped in place, not made again)."""
+        rows = self._rows(names, shares(), color).move_to(corner, aligned_edge=UL)
+
+        def follow(group: VGroup) -> None:
+            for row, share in zip(group, shares(), strict=True):
+                widgets.reshape_share_bar(row[1], float(share), self.pct(share), BAR_LEN,
+                                          ROW_SCALE)
+
+        rows.add_updater(follow)
         return rows
 
     def _curve_panel(self, lo: float, hi: float, step: float, f: Callable[[float], float],

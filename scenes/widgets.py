@@ -237,8 +237,27 @@ def share_bar(share: float, label: str, max_len: float, color: str = theme.SHARE
     """A horizontal bar of length share × max_len with its label to the right: (bar, label)."""
     rect = Rectangle(width=max(share * max_len, MIN_BAR), height=height)
     rect.set_stroke(width=0).set_fill(color, 0.9)
-    return VGroup(rect, theme.text(label, size, theme.FG).next_to(rect, RIGHT,
-                                                                   buff=LABEL_GAP))
+    text = theme.text(label, size, theme.FG).next_to(rect, RIGHT, buff=LABEL_GAP)
+    text.share_label = label  # what reshape_share_bar compares
+    return VGroup(rect, text)
+
+
+def reshape_share_bar(bar: VGroup, share: float, label: str, max_len: float,
+                      scale: float = 1.0, size: float = theme.SMALL_SIZE) -> None:
+    """Set a :func:`share_bar` (scaled by ``scale`` since it was made) to ``share`` and
+    ``label`` in place, its left edge kept: the bar a new one would be there, for a chart
+    that follows a value every frame. Its label is set again only when its text changes
+    (making the whole chart again each frame was 43% of the soft-attention scene's render)."""
+    rect, text = bar
+    left = rect.get_left()
+    rect.stretch_to_fit_width(max(share * max_len, MIN_BAR) * scale)
+    rect.move_to(left, aligned_edge=LEFT)
+    if getattr(text, "share_label", None) != label:
+        # the same mobject takes the new text's shape (as ``always_redraw`` does): what
+        # checks the frames (``scenes.overlap``) sees one label change, not one fade out
+        text.become(theme.text(label, size, theme.FG).scale(scale))
+        text.share_label = label
+    text.next_to(rect, RIGHT, buff=LABEL_GAP * scale)
 
 
 def share_bars(names: Sequence[str], shares: Sequence[float], labels: Sequence[str],

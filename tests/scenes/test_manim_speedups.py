@@ -1,6 +1,6 @@
 """Manim, quicker where a scene spends its time: mobject copies (``scenes.fast_copy``) are the
-copies Manim's own ``__deepcopy__`` makes, and a shape's subpaths (``scenes.subpaths``) the
-ones Manim finds."""
+copies Manim's own ``__deepcopy__`` makes, a shape's subpaths (``scenes.subpaths``) the
+ones Manim finds, and a share bar reshaped in place the bar made anew."""
 
 from __future__ import annotations
 
@@ -130,3 +130,40 @@ def test_a_shapes_subpaths_are_manims_and_follow_its_points() -> None:
     shape.points[-4:] = shape.points[:4]  # in place: the last curve now joins nothing
     moved = shape.get_subpath_split_indices_from_points(shape.points, n_dims=2)
     assert np.array_equal(moved, theirs()) and not np.array_equal(moved, first)
+
+
+@pytest.mark.parametrize(("share", "label"), [(0.62, "62%"), (0.0, "0%"), (1.0, "100%")])
+def test_a_share_bar_reshaped_in_place_is_the_bar_made_anew(share: float, label: str) -> None:
+    """A chart that follows a value every frame reshapes its bars (``widgets.reshape_share_bar``)
+    instead of making them again: the result is where and what a new bar would be, scaled
+    and placed as the first one was, and a label whose text did not change is not set
+    again."""
+    from scenes import widgets
+
+    scale, left = 1.4, np.array([-2.0, 1.0, 0.0])
+
+    def placed(bar: VGroup) -> VGroup:
+        return bar.scale(scale).shift(left - bar[0].get_left())
+
+    bar = placed(widgets.share_bar(0.3, "30%", 2.5))
+    kept_label = bar[1]
+    widgets.reshape_share_bar(bar, share, label, 2.5, scale)
+    fresh = placed(widgets.share_bar(share, label, 2.5))
+    assert bar[1] is kept_label  # the same mobject, reshaped: checks see one label change
+    assert np.allclose(bar[0].points, fresh[0].points, atol=1e-6)
+    assert np.allclose(bar[0].get_fill_rgbas(), fresh[0].get_fill_rgbas())
+    # The label takes the new text's shape as ``become`` gives it: the same outlines, their
+    # curves possibly cut into more pieces (to match the old text's count), so every anchor
+    # of the new text is one of the label's, and the label has no ink outside the new text.
+    def anchors(m):
+        return np.concatenate([sm.get_anchors() for sm in m.get_family() if len(sm.points)])
+
+    got, want = anchors(bar[1]), anchors(fresh[1])
+    assert all(np.min(np.linalg.norm(got - p, axis=1)) < 1e-6 for p in want)
+    lo, hi = want.min(axis=0) - 1e-6, want.max(axis=0) + 1e-6
+    assert ((got >= lo) & (got <= hi)).all()
+    # the same label again: its shape is kept, only moved with its bar
+    before = [m.points.copy() for m in bar[1].get_family()]
+    widgets.reshape_share_bar(bar, share, label, 2.5, scale)
+    assert all(np.allclose(a, m.points) for a, m in zip(before, bar[1].get_family(),
+                                                         strict=True))
