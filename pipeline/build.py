@@ -33,6 +33,7 @@ from pipeline.scene_jobs import render_jobs, scene_jobs, start_zygote
 from pipeline.segments import SegmentStore
 from pipeline.store import Lookup, SceneStore
 from pipeline.voice import cached_clips, synthesize
+from scenes import text_store
 
 
 class LayoutError(RuntimeError):
@@ -196,4 +197,5 @@ def _build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildP
     if errors := [err for _, err in failed if err is not None]:
         raise errors[0]
     cache.prune()
+    text_store.prune(config.text_cache)  # texts the scene processes read or made stay
     return summary

@@ -17,6 +17,10 @@ one for a process that has no plan (the tests share one across their workers thi
 
 Pickle, not a format of our own: a text is a tree of Manim objects with arrays and tags,
 and pickle reads it back as it was. Only our own cache folder is ever read.
+
+A file's time stamp is when a text was last read or made: :func:`prune` (at the end of every
+build) removes those unused for ``KEEP_DAYS``, as the build's other stores do, so texts of
+old numbers and of older code do not pile up.
 """
 
 from __future__ import annotations
@@ -24,17 +28,17 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import time
 from functools import cache
 from pathlib import Path
-
-import manim
-import manimpango
 
 from common.atomic import atomic_write_bytes
 from common.digests import digest, file_digest, sha256_bytes
 from scenes.contract import TEXT_CACHE_ENV as ENV
 
 _CHECK = 16  # hex digits of the payload's sha256 at the head of each file
+KEEP_DAYS = 30.0  # as the build's voice clips and stored parts
+SUFFIX = ".pkl"
 _folder: Path | None = None
 
 
@@ -56,6 +60,9 @@ def folder() -> Path | None:
 @cache
 def recipe() -> str:
     """What every text is made with besides its arguments."""
+    import manim  # here, not at the top: a build prunes the folder without loading Manim
+    import manimpango
+
     here = Path(__file__).resolve().parent
     from narration import style
 
@@ -69,7 +76,7 @@ def recipe() -> str:
 def _path(key: tuple) -> Path | None:
     if _folder is None:
         return None
-    return _folder / f"{digest((recipe(), key))}.pkl"
+    return _folder / f"{digest((recipe(), key))}{SUFFIX}"
 
 
 def load(key: tuple) -> object | None:
@@ -85,9 +92,12 @@ def load(key: tuple) -> object | None:
     if head != sha256_bytes(payload)[:_CHECK].encode():
         return None
     try:
-        return pickle.loads(payload)
+        mob = pickle.loads(payload)
     except Exception:  # a file from another Manim, or damaged: made again
         return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # used now: kept by prune()
+    return mob
 
 
 def save(key: tuple, mob: object) -> None:
@@ -99,3 +109,19 @@ def save(key: tuple, mob: object) -> None:
     with contextlib.suppress(OSError):
         atomic_write_bytes(path, sha256_bytes(payload)[:_CHECK].encode() + payload,
                            durable=False)
+
+
+def prune(folder: Path, older_than_days: float = KEEP_DAYS) -> int:
+    """Remove the texts in ``folder`` neither read nor made for ``older_than_days`` (and
+    files left half-written over an hour ago); returns how many went. Another run using
+    the folder meanwhile loses nothing it needs: a text gone is made again."""
+    now = time.time()
+    gone = 0
+    for f in folder.iterdir() if folder.is_dir() else ():
+        with contextlib.suppress(OSError):
+            age = now - f.stat().st_mtime
+            if (f.suffix == SUFFIX and age > older_than_days * 86400) or \
+                    (f.suffix == ".tmp" and age > 3600):
+                f.unlink()
+                gone += f.suffix == SUFFIX
+    return gone

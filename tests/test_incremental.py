@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from qkv_math.numbers import DEFAULT_NUMBERS
+from scenes.contract import TEXT_CACHE_ENV
 from tests.shared_renders import (
     SHORT_CUT,
     SHORT_SCENES,
@@ -103,9 +104,16 @@ def test_a_rerun_with_nothing_changed_rebuilds_nothing(built):
     assert plan.returncode == 0
     assert _plan(plan.stderr) == {"library": "reuse unchanged", "formula": "reuse unchanged",
                                   "outputs": "reuse unchanged"}
+    # a text no run has read for over a month, in the texts folder the builds share
+    texts = Path(os.environ[TEXT_CACHE_ENV])
+    stale = texts / f"stale-{os.getpid()}.pkl"
+    stale.write_bytes(b"old")
+    month = time.time() - 31 * 86400
+    os.utime(stale, (month, month))
     again = _run(out, cache)
     assert _summary(again.stderr) == {"synthesized": 0, "rendered": 0, "reused": 2}
     assert "outputs none rebuilt, zh unchanged" in again.stderr
+    assert not stale.exists() and any(texts.glob("*.pkl"))  # pruned; the used ones kept
     after = {p: p.stat().st_mtime_ns for p in (out / "zh").rglob("*") if p.is_file()}
     assert after == before  # not one output file rewritten
 

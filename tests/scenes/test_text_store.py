@@ -90,3 +90,31 @@ def test_no_folder_keeps_nothing(tmp_path, monkeypatch):
         assert text_store.load(key) is None
     finally:
         text_store.use(before)
+
+
+def test_texts_unused_for_a_month_are_pruned_and_used_ones_kept(store):
+    """A text's file is dated by its last read: prune removes those neither read nor made
+    for ``KEEP_DAYS`` and writes left half done, keeps the rest; a pruned text is made
+    again."""
+    import os
+    import time
+
+    old = time.time() - (text_store.KEEP_DAYS + 1) * 86400
+    keys = [("test", name, 30.0) for name in ("read", "unread", "new")]
+    for key in keys:
+        text_store.save(key, theme._make_text(key[1], 30.0, theme.FG, "NORMAL", False))
+    read, unread, new = (text_store._path(k) for k in keys)
+    for path in (read, unread):
+        os.utime(path, (old, old))
+    assert text_store.load(keys[0]) is not None  # read now: dated now
+    leftover = store / ".x.pkl.123.abcd.tmp"  # a write cut short by a crash, long ago
+    leftover.write_bytes(b"half")
+    os.utime(leftover, (old, old))
+    fresh_tmp = store / ".y.pkl.124.abcd.tmp"  # another process writing now
+    fresh_tmp.write_bytes(b"half")
+
+    assert text_store.prune(store) == 1
+    assert read.is_file() and new.is_file() and fresh_tmp.is_file()
+    assert not unread.exists() and not leftover.exists()
+    assert text_store.load(keys[1]) is None  # made again when asked
+    assert text_store.prune(store / "missing") == 0
