@@ -299,16 +299,22 @@ class NarratedScene(Scene):
         self.working.append(line)
         return line
 
-    def hold_working(self, *mobs: Mobject) -> None:
-        """Wait until the working lines on stage (those within ``mobs``, if given) have shown
-        ``WORKING_HOLD`` s past their results, so they can go."""
+    def working_left(self, *mobs: Mobject) -> float:
+        """Seconds until the working lines on stage (those within ``mobs``, if given) have
+        shown ``WORKING_HOLD`` s past their results (0: they may go now)."""
         inside = {id(m) for mob in mobs for m in mob.get_family()}
         shown = [w for w in self.working if w.gone_at is None
                  and (not mobs or (w.mob is not None and id(w.mob) in inside))]
-        if shown:
-            left = max(w.said_at for w in shown) + WORKING_HOLD - self.now
-            if left > 0:
-                self.wait(left + 1 / config.frame_rate)  # a frame more: never a hair short
+        if not shown:
+            return 0.0
+        return max(0.0, max(w.said_at for w in shown) + WORKING_HOLD - self.now)
+
+    def hold_working(self, *mobs: Mobject) -> None:
+        """Wait until the working lines on stage (those within ``mobs``, if given) have shown
+        ``WORKING_HOLD`` s past their results, so they can go."""
+        left = self.working_left(*mobs)
+        if left > 0:
+            self.wait(left + 1 / config.frame_rate)  # a frame more: never a hair short
 
     def _note_gone(self, at: float) -> None:
         on_stage = {id(m) for m in self.get_mobject_family_members()}

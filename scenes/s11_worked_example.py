@@ -26,7 +26,7 @@ from manim import (
 from qkv_math.attention import Attention
 from qkv_math.numbers import WorkedExample
 from scenes import theme, widgets
-from scenes.base import NarratedScene
+from scenes.base import MARK_LEAD, SAFE, NarratedScene
 
 ROW_H = 0.76
 CELL = 34  # this scene's table is the focus: larger than the theme's body text
@@ -181,16 +181,29 @@ class WorkedExampleScene(NarratedScene):
             # the scores' lines once they have shown long enough, then the step's label as
             # they go (under "② scale" they read as step ②'s working); the division where
             # they were (Chinese reaches {@about} 1.5 s in, right after)
-            self.hold_working(self.calc)
-            self.steps.swap(self, self.s("step2"), FadeIn(self.table[SCALED][0]),
-                            FadeOut(self.calc), run_time=b.rt(0.03, 0.25))
-            if b.time_to("about") > 0.3:
-                self.play(FadeIn(div[0], shift=0.1 * UP), run_time=b.rt(0.05, 0.3))
-                b.until("about")
-                self.play(FadeIn(div[1:], shift=0.1 * LEFT), run_time=b.rt(0.05, 0.4))
-            else:
+            beside = div.copy().next_to(self.calc, RIGHT, buff=0.6)
+            if (self.working_left(self.calc) > b.time_to("about") - MARK_LEAD
+                    and beside.get_right()[0] <= SAFE.right):
+                # the lines are still being read when the voice gives √d's value: the
+                # division beside them as it is said, into their place once they have gone
+                div.move_to(beside)
                 b.until("about")
                 self.play(FadeIn(div, shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
+                self.hold_working(self.calc)
+                self.steps.swap(self, self.s("step2"), FadeIn(self.table[SCALED][0]),
+                                FadeOut(self.calc), run_time=b.rt(0.03, 0.25))
+                self.play(div.animate.move_to(UP * CALC_Y), run_time=b.rt(0.03, 0.3))
+            else:
+                self.hold_working(self.calc)
+                self.steps.swap(self, self.s("step2"), FadeIn(self.table[SCALED][0]),
+                                FadeOut(self.calc), run_time=b.rt(0.03, 0.25))
+                if b.time_to("about") > 0.3:
+                    self.play(FadeIn(div[0], shift=0.1 * UP), run_time=b.rt(0.05, 0.3))
+                    b.until("about")
+                    self.play(FadeIn(div[1:], shift=0.1 * LEFT), run_time=b.rt(0.05, 0.4))
+                else:
+                    b.until("about")
+                    self.play(FadeIn(div, shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
             b.until("scaled")
             self.play(*widgets.light(self.table[SCORE][1], theme.ACCENT, 1.05),
                       run_time=min(b.rt(0.06, 0.6), max(0.2, b.time_to("xa"))))

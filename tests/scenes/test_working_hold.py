@@ -38,3 +38,26 @@ def test_each_working_line_stays_two_seconds_after_the_voice_says_its_result(
         assert w.said_at == pytest.approx(beats[w.beat].start + said), (w.beat, w.mark)
         assert w.gone_at is not None, f"{w.beat}/{w.mark} never leaves"
         assert w.gone_at - w.said_at >= WORKING_HOLD, (w.beat, w.mark, w.said_at, w.gone_at)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_value_said_while_the_scores_must_still_show_appears_as_it_is_said(
+        dry_run_scene, monkeypatch, lang: str) -> None:
+    """The worked example's √d value, said before the scores' lines have shown their 2 s
+    (Kokoro reads it 1.5 s into its beat): the division appears beside the lines as it is
+    said, not after they go, and the lines still stay their 2 s."""
+    import scenes.base
+
+    real = scenes.base.load_context
+
+    def early(scene_id, plan):
+        ctx = real(scene_id, plan)
+        ctx.marks["scale"]["about"] = min(ctx.marks["scale"]["about"], 1.0)
+        return ctx
+
+    monkeypatch.setattr(scenes.base, "load_context", early)
+    scene = dry_run_scene(INFOS["worked_example"], lang)
+    assert scene.ctx.marks["scale"]["about"] == 1.0
+    assert not [w for w in scene.warnings if "{@about}" in w], scene.warnings
+    for w in scene.working:
+        assert w.gone_at is not None and w.gone_at - w.said_at >= WORKING_HOLD, w
