@@ -8,7 +8,7 @@ scene process's at low quality. ``scenes.theme.text`` keeps texts in memory with
 this keeps them between processes.
 
 A text's file is named by what makes it: its arguments and a recipe (the source of the code
-that makes and tags texts, the Manim and Pango versions, the font file), so a change to any
+that makes and tags texts, the Manim and Pango versions, the font files), so a change to any
 of them makes the text again rather than reading an old one. A file that does not read back
 whole (its digest does not match) is made again; files are written by rename, never seen
 half-written, and several processes may write the same one. Where the folder lives is the
@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import subprocess
 import time
 from functools import cache
 from pathlib import Path
@@ -68,9 +69,26 @@ def recipe() -> str:
 
     sources = {p.name: file_digest(p) for p in (here / "theme.py", here / "legibility.py",
                                                 Path(style.__file__), Path(__file__))}
+    from scenes.theme import LATIN_QUOTES_FONT
+
     font = style.FONT_FILE
     return digest((sources, manim.__version__, manimpango.__version__,
-                   manimpango.pango_version(), style.FONT, font.name, font.stat().st_size))
+                   manimpango.pango_version(), style.FONT, font.name, font.stat().st_size,
+                   system_font(LATIN_QUOTES_FONT)))
+
+
+def system_font(family: str) -> tuple[str, int] | None:
+    """The name and size of the file fontconfig gives Pango for ``family`` (English text's
+    curly quotes are set in a system face), None where it cannot say. ``fc-match`` ships
+    with fontconfig, which Pango depends on; its command line rather than bindings: one
+    call per process."""
+    try:
+        found = subprocess.run(["fc-match", "-f", "%{file}", family], capture_output=True,
+                               text=True, timeout=10).stdout.strip()
+        path = Path(found)
+        return (path.name, path.stat().st_size) if found else None
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 def _path(key: tuple) -> Path | None:

@@ -80,6 +80,26 @@ def test_another_manim_does_not_read_this_ones_texts(store, monkeypatch):
     assert text_store.load(key) is not None
 
 
+def test_another_latin_quotes_face_does_not_read_this_ones_texts(store, monkeypatch):
+    """English curly quotes are set in a system face (``theme.LATIN_QUOTES_FONT``): the
+    file fontconfig gives for it is part of every text's key, so an updated face makes the
+    texts again."""
+    assert text_store.system_font(theme.LATIN_QUOTES_FONT) is not None  # fc-match here
+    key = ("test", "quotes", 30.0)
+    text_store.save(key, theme._make_text("of “chases” now", 30.0, theme.FG, "NORMAL", False))
+    assert text_store.load(key) is not None
+    real = text_store.system_font
+    monkeypatch.setattr(text_store, "system_font",
+                        lambda family: (real(family)[0], real(family)[1] + 1))
+    text_store.recipe.cache_clear()
+    try:
+        assert text_store.load(key) is None
+    finally:
+        monkeypatch.undo()
+        text_store.recipe.cache_clear()
+    assert text_store.load(key) is not None
+
+
 def test_no_folder_keeps_nothing(tmp_path, monkeypatch):
     before = text_store.folder()
     monkeypatch.delenv("QKV_TEXT_CACHE", raising=False)
