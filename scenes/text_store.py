@@ -64,13 +64,12 @@ def recipe() -> str:
     import manim  # here, not at the top: a build prunes the folder without loading Manim
     import manimpango
 
-    here = Path(__file__).resolve().parent
     from narration import style
-
-    sources = {p.name: file_digest(p) for p in (here / "theme.py", here / "legibility.py",
-                                                Path(style.__file__), Path(__file__))}
     from scenes.theme import LATIN_QUOTES_FONT
 
+    here = Path(__file__).resolve().parent
+    sources = {p.name: file_digest(p) for p in (here / "theme.py", here / "legibility.py",
+                                                Path(style.__file__), Path(__file__))}
     font = style.FONT_FILE
     return digest((sources, manim.__version__, manimpango.__version__,
                    manimpango.pango_version(), style.FONT, font.name, font.stat().st_size,

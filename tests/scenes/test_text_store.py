@@ -66,11 +66,12 @@ def test_a_damaged_file_is_made_again(store):
     assert text_store.load(key) is not None
 
 
-def test_another_manim_does_not_read_this_ones_texts(store, monkeypatch):
-    key = ("test", "versions", 30.0)
-    text_store.save(key, theme._make_text("版本", 30.0, theme.FG, "NORMAL", False))
+def _made_again_under(monkeypatch, key: tuple, s: str, change) -> None:
+    """A text kept for ``key`` is read back, not while ``change(monkeypatch)`` holds (its
+    recipe differs), and again once it is undone."""
+    text_store.save(key, theme._make_text(s, 30.0, theme.FG, "NORMAL", False))
     assert text_store.load(key) is not None
-    monkeypatch.setattr("manim.__version__", "0.0.1")
+    change(monkeypatch)
     text_store.recipe.cache_clear()
     try:
         assert text_store.load(key) is None
@@ -78,6 +79,11 @@ def test_another_manim_does_not_read_this_ones_texts(store, monkeypatch):
         monkeypatch.undo()
         text_store.recipe.cache_clear()
     assert text_store.load(key) is not None
+
+
+def test_another_manim_does_not_read_this_ones_texts(store, monkeypatch):
+    _made_again_under(monkeypatch, ("test", "versions", 30.0), "版本",
+                      lambda mp: mp.setattr("manim.__version__", "0.0.1"))
 
 
 def test_another_latin_quotes_face_does_not_read_this_ones_texts(store, monkeypatch):
@@ -85,19 +91,10 @@ def test_another_latin_quotes_face_does_not_read_this_ones_texts(store, monkeypa
     file fontconfig gives for it is part of every text's key, so an updated face makes the
     texts again."""
     assert text_store.system_font(theme.LATIN_QUOTES_FONT) is not None  # fc-match here
-    key = ("test", "quotes", 30.0)
-    text_store.save(key, theme._make_text("of “chases” now", 30.0, theme.FG, "NORMAL", False))
-    assert text_store.load(key) is not None
     real = text_store.system_font
-    monkeypatch.setattr(text_store, "system_font",
-                        lambda family: (real(family)[0], real(family)[1] + 1))
-    text_store.recipe.cache_clear()
-    try:
-        assert text_store.load(key) is None
-    finally:
-        monkeypatch.undo()
-        text_store.recipe.cache_clear()
-    assert text_store.load(key) is not None
+    _made_again_under(monkeypatch, ("test", "quotes", 30.0), "of “chases” now",
+                      lambda mp: mp.setattr(text_store, "system_font", lambda family: (
+                          real(family)[0], real(family)[1] + 1)))
 
 
 def test_no_folder_keeps_nothing(tmp_path, monkeypatch):
