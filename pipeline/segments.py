@@ -29,8 +29,7 @@ from pathlib import Path
 
 from common.atomic import atomic_path, atomic_write_text
 from common.digests import digest, file_names
-
-KEEP_DAYS = 30.0
+from common.retention import DAY, KEEP_DAYS, LEFTOVER_SECONDS
 
 
 class SegmentStore:
@@ -108,14 +107,14 @@ class SegmentStore:
         for meta in self.root.glob("*/*.json"):
             files = [f for f in meta.parent.glob(f"{meta.stem}.*") if f != meta]
             if any(f in self.used for f in files) or \
-                    now - meta.stat().st_mtime < older_than_days * 86400:
+                    now - meta.stat().st_mtime < older_than_days * DAY:
                 continue
             for f in files:
                 f.unlink(missing_ok=True)
             meta.unlink(missing_ok=True)
         for f in self.root.glob("*/*"):
             if f.suffix not in (".json", ".tmp") and not f.with_suffix(".json").exists() \
-                    and now - f.stat().st_mtime > 3600:
+                    and now - f.stat().st_mtime > LEFTOVER_SECONDS:
                 f.unlink(missing_ok=True)  # its record never got written: never trusted
 
 

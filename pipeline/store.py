@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from common.digests import digest, sha256_file
+from common.retention import LEFTOVER_SECONDS
 from narration.timeline import SceneTimes
 from scenes.contract import SceneReport, VideoFile
 from scenes.recording import code_digests
@@ -166,7 +167,7 @@ class SceneStore:
         for e in self.entries(scene_id, lang, quality)[KEEP:]:
             shutil.rmtree(e.path, ignore_errors=True)
         for d in slot.glob(".tmp-*") if slot.is_dir() else ():
-            if time.time() - d.stat().st_mtime > 3600:  # left by an interrupted run
+            if time.time() - d.stat().st_mtime > LEFTOVER_SECONDS:  # an interrupted run's
                 shutil.rmtree(d, ignore_errors=True)
 
 

@@ -33,6 +33,7 @@ CELL = 34  # this scene's table is the focus: larger than the theme's body text
 HEAD = 26
 BAR_LEN = 3.0
 CALC_Y = theme.CONTENT_BOTTOM + 0.6  # the line where each step's arithmetic is written out
+BESIDE = 0.6  # between the working lines and what is shown beside them
 STACK_GAP = 0.12  # between the scores' lines, stacked up from the content's bottom
 # table columns
 TOKEN, QCOL, KCOL, VCOL, SCORE, SCALED, EXP, WEIGHT = range(8)
@@ -181,12 +182,11 @@ class WorkedExampleScene(NarratedScene):
             # the scores' lines once they have shown long enough, then the step's label as
             # they go (under "② scale" they read as step ②'s working); the division where
             # they were (Chinese reaches {@about} 1.5 s in, right after)
-            beside = div.copy().next_to(self.calc, RIGHT, buff=0.6)
             if (self.working_left(self.calc) > b.time_to("about") - MARK_LEAD
-                    and beside.get_right()[0] <= SAFE.right):
+                    and self.calc.get_right()[0] + BESIDE + div.width <= SAFE.right):
                 # the lines are still being read when the voice gives √d's value: the
                 # division beside them as it is said, into their place once they have gone
-                div.move_to(beside)
+                div.next_to(self.calc, RIGHT, buff=BESIDE)
                 b.until("about")
                 self.play(FadeIn(div, shift=0.1 * UP), run_time=b.rt(0.05, 0.4))
                 self.hold_working(self.calc)

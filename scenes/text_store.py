@@ -35,10 +35,10 @@ from pathlib import Path
 
 from common.atomic import atomic_write_bytes
 from common.digests import digest, file_digest, sha256_bytes
+from common.retention import DAY, KEEP_DAYS, LEFTOVER_SECONDS
 from scenes.contract import TEXT_CACHE_ENV as ENV
 
 _CHECK = 16  # hex digits of the payload's sha256 at the head of each file
-KEEP_DAYS = 30.0  # as the build's voice clips and stored parts
 SUFFIX = ".pkl"
 _folder: Path | None = None
 
@@ -130,15 +130,15 @@ def save(key: tuple, mob: object) -> None:
 
 def prune(folder: Path, older_than_days: float = KEEP_DAYS) -> int:
     """Remove the texts in ``folder`` neither read nor made for ``older_than_days`` (and
-    files left half-written over an hour ago); returns how many went. Another run using
+    files left half-written by an interrupted run); returns how many went. Another run using
     the folder meanwhile loses nothing it needs: a text gone is made again."""
     now = time.time()
     gone = 0
     for f in folder.iterdir() if folder.is_dir() else ():
         with contextlib.suppress(OSError):
             age = now - f.stat().st_mtime
-            if (f.suffix == SUFFIX and age > older_than_days * 86400) or \
-                    (f.suffix == ".tmp" and age > 3600):
+            if (f.suffix == SUFFIX and age > older_than_days * DAY) or \
+                    (f.suffix == ".tmp" and age > LEFTOVER_SECONDS):
                 f.unlink()
                 gone += f.suffix == SUFFIX
     return gone

@@ -9,6 +9,7 @@ from importlib import metadata
 from pathlib import Path
 
 from common.digests import sha256_bytes
+from common.retention import DAY, KEEP_DAYS, LEFTOVER_SECONDS
 from narration.tts.base import DEFAULT_RATE, Engine, atomic_write_text, wav_duration
 from narration.tts.select import route
 from narration.types import SpeechClip, WordTiming
@@ -140,7 +141,7 @@ class AudioCache:
             raise
         return SpeechClip(wav, duration, tuple(words), engine.name, voice)
 
-    def prune(self, older_than_days: float = 30.0) -> int:
+    def prune(self, older_than_days: float = KEEP_DAYS) -> int:
         """Remove clips this instance did not use and none used for ``older_than_days``
         (the JSON's time stamp is refreshed on every use); returns how many went."""
         import contextlib
@@ -154,13 +155,14 @@ class AudioCache:
         gone = 0
         for meta in self.root.glob("*.json") if self.root.is_dir() else ():
             key = meta.stem
-            if key in self.used or now - meta.stat().st_mtime < older_than_days * 86400:
+            if key in self.used or now - meta.stat().st_mtime < older_than_days * DAY:
                 continue
             for p in self.paths(key):
                 p.unlink(missing_ok=True)
             gone += 1
         for wav in self.root.glob("*.wav") if self.root.is_dir() else ():
             # A clip whose JSON never got written (interrupted): never trusted, so removable.
-            if not wav.with_suffix(".json").exists() and now - wav.stat().st_mtime > 3600:
+            if not wav.with_suffix(".json").exists() and \
+                    now - wav.stat().st_mtime > LEFTOVER_SECONDS:
                 wav.unlink(missing_ok=True)
         return gone
