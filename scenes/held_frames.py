@@ -39,6 +39,8 @@ from common.h264 import CRF, GOP_SECONDS, MediaError, gop_frames, x264_options
 from common.stills import StillSpans, luma
 
 PIX_FMT = "yuv420p"
+ROW_BLOCK = 32
+"""Rows compared at a time by :func:`changed_rows`."""
 
 
 class YuvConverter:
@@ -47,31 +49,107 @@ class YuvConverter:
 
     One RGBA frame and one scaler, reused: ``VideoFrame.from_ndarray`` and a fresh scaler
     per frame cost 16 ms a 1080p frame, the larger part of the writer's thread; a copy into
-    the kept frame and the kept scaler, 3 ms, for the same bytes."""
+    the kept frame and the kept scaler, 3 ms, for the same bytes.
+
+    Most frames of a scene change in a band of rows (a label written, a bar growing), so
+    only the rows that changed since the last frame are converted again: a band from a
+    multiple of :data:`BAND` rows, with at least :data:`MARGIN` rows more each side than it
+    pastes into the kept picture, so the bytes are those of converting the whole frame
+    (swscale's chroma filter reaches 4 rows; the bands start on whole chroma rows and
+    dither periods), in a third of the
+    time for a band of a quarter of the frame. (swscale converts slices of rows itself, but
+    PyAV does not expose them: the band is converted as a frame of its own.)
+
+    The returned frame is the kept picture: valid until the next call (x264 copies what it
+    is sent)."""
+
+    BAND = 16
+    MARGIN = 16
+    WHOLE = 0.7
+    """Convert the whole frame when the band would cover more than this share of it."""
 
     def __init__(self, width: int, height: int) -> None:
         self._rgba = av.VideoFrame(width, height, "rgba")
         plane = self._rgba.planes[0]
         self._rows = np.frombuffer(plane, np.uint8).reshape(height, plane.line_size)
-        self._width = width
+        self._width, self._height = width, height
         self._scaler = VideoReformatter()
+        self._last: np.ndarray | None = None  # the RGBA rows last converted
+        self._out: av.VideoFrame | None = None
+        self._planes: list[np.ndarray] = []  # the kept picture's planes, writable views
+        self.whole_frames = 0  # frames converted whole (the others by their changed band)
 
-    def __call__(self, pixels: np.ndarray) -> av.VideoFrame:
-        self._rows[:, :self._width * 4] = pixels.reshape(pixels.shape[0], -1)
-        return self._scaler.reformat(self._rgba, format=PIX_FMT,
+    def __call__(self, pixels: np.ndarray, changed: tuple[int, int] | None = None
+                 ) -> av.VideoFrame:
+        """``pixels`` as yuv420p; ``changed``, when the caller compared them with the frame
+        converted last (:func:`changed_rows`), saves comparing them again."""
+        rows = pixels.reshape(pixels.shape[0], -1)
+        last, self._last = self._last, rows
+        if last is None:
+            return self._whole(rows)
+        span = changed if changed is not None else changed_rows(last, rows)
+        if span is None:
+            return self._whole(rows)
+        first, end = span
+        if first == end:
+            return self._out
+        step, h = self.BAND, self._height
+        top = max(0, (first - self.MARGIN - step) // step * step)
+        bottom = min(h, -(-(end + self.MARGIN + step) // step) * step)
+        if bottom - top > self.WHOLE * h:
+            return self._whole(rows)
+        band = av.VideoFrame.from_ndarray(np.ascontiguousarray(pixels[top:bottom]),
+                                          format="rgba")
+        part = self._convert(band)
+        keep_top = top + self.MARGIN if top else 0
+        keep_end = bottom - self.MARGIN if bottom < h else h
+        for k, (plane, dst) in enumerate(zip(part.planes, self._planes, strict=True)):
+            s = 1 if k == 0 else 2  # chroma rows: one for two picture rows
+            src = np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)
+            dst[keep_top // s:keep_end // s] = (
+                src[(keep_top - top) // s:(keep_end - top) // s, :plane.width])
+        return self._out
+
+    def _whole(self, rows: np.ndarray) -> av.VideoFrame:
+        self.whole_frames += 1
+        self._rows[:, :self._width * 4] = rows
+        self._out = self._convert(self._rgba)
+        self._planes = [np.frombuffer(p, np.uint8).reshape(p.height, p.line_size)[:, :p.width]
+                        for p in self._out.planes]
+        return self._out
+
+    def _convert(self, frame: av.VideoFrame) -> av.VideoFrame:
+        return self._scaler.reformat(frame, format=PIX_FMT,
                                      dst_colorspace=Colorspace.ITU709,
                                      dst_color_range=ColorRange.MPEG)
 
 
-def same_pixels(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two frames are identical: compared 8 bytes at a time where the layout
-    allows (a quarter of ``np.array_equal``'s time on a 1080p RGBA frame)."""
+def changed_rows(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
+    """The rows of two frames from the first that differs to the last, as ``(first, end)``
+    (``(0, 0)`` when the frames are identical; None when their shapes differ).
+
+    Compared a block of :data:`ROW_BLOCK` rows at a time from the top, then from the bottom
+    up to the first changed block, 8 bytes at a time where the layout allows: an identical
+    1080p RGBA frame in 0.4 ms (a whole ``np.array_equal``, 0.5 ms), a changed band found
+    in 0.7 ms (a row-wise ``any`` over the frame, 2.7 ms)."""
     if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.flags.c_contiguous and b.flags.c_contiguous and a.nbytes % 8 == 0:
-        return bool(np.array_equal(a.reshape(-1).view(np.uint64),
-                                   b.reshape(-1).view(np.uint64)))
-    return bool(np.array_equal(a, b))
+        return None
+    a, b = a.reshape(a.shape[0], -1), b.reshape(b.shape[0], -1)
+    if a.flags.c_contiguous and b.flags.c_contiguous and a.nbytes % (8 * a.shape[0]) == 0:
+        a, b = a.view(np.uint64), b.view(np.uint64)
+    h, step = a.shape[0], ROW_BLOCK
+    top = 0
+    while top < h and np.array_equal(a[top:top + step], b[top:top + step]):
+        top += step
+    if top >= h:
+        return (0, 0)
+    end = h
+    while np.array_equal(a[max(top, end - step):end], b[max(top, end - step):end]):
+        end -= step
+    low = max(top, end - step)
+    first = top + int(np.flatnonzero((a[top:top + step] != b[top:top + step]).any(axis=1))[0])
+    last = low + int(np.flatnonzero((a[low:end] != b[low:end]).any(axis=1))[-1])
+    return (first, last + 1)
 
 
 def to_yuv(pixels: np.ndarray) -> av.VideoFrame:
@@ -108,6 +186,7 @@ class HeldFrameEncoder:
         self._pending: np.ndarray | None = None
         self._pending_at = 0
         self._pending_n = 0
+        self._pending_rows: tuple[int, int] | None = None  # its change from the run before
         self._stills = StillSpans(fps)  # the still stretches, seen as the frames are stored
         self.stills: list[tuple[float, float]] = []  # (first frame, end frame), once closed
         self._queue: queue.Queue[tuple[np.ndarray | None, int]] = queue.Queue(maxsize=8)
@@ -139,12 +218,15 @@ class HeldFrameEncoder:
                 pixels, repeat = self._queue.get()
                 if pixels is None:
                     break
-                if self._pending is not None and same_pixels(pixels, self._pending):
+                rows = (None if self._pending is None
+                        else changed_rows(self._pending, pixels))
+                if rows == (0, 0):
                     self._pending_n += repeat
                     continue
                 self._flush()
                 self._pending, self._pending_at, self._pending_n = (
                     pixels, self._pending_at + self._pending_n, repeat)
+                self._pending_rows = rows
             self._flush()
             self._finish()
             self.stills = self._stills.finish(self.frames)
@@ -169,7 +251,7 @@ class HeldFrameEncoder:
             return
         # Converted here, as the encoder would: its brightness is then exactly what a
         # decoder of the picture sees (up to the lossy encode), for the still stretches.
-        frame = self._to_yuv(self._pending)
+        frame = self._to_yuv(self._pending, self._pending_rows)
         at, n = self._pending_at, self._pending_n
         self._stills.add(luma(frame), at, at + n)
         self.starts.append(at)

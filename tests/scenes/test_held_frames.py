@@ -68,18 +68,46 @@ def test_a_held_last_frame_keeps_its_length(tmp_path):
         assert abs(f.duration / av.time_base - 31 / FPS) < 1e-3
 
 
-def test_same_pixels_finds_a_single_changed_byte_in_any_layout():
-    from scenes.held_frames import same_pixels
+def test_changed_rows_finds_a_single_changed_byte_in_any_layout():
+    from scenes.held_frames import changed_rows
 
     a = np.zeros((90, 160, 4), np.uint8)
     b = a.copy()
-    assert same_pixels(a, b)
+    assert changed_rows(a, b) == (0, 0)
     b[89, 159, 2] = 1  # the last 8-byte word
-    assert not same_pixels(a, b)
-    odd = np.zeros((3, 3, 4), np.uint8)  # 36 bytes: not whole words
+    assert changed_rows(a, b) == (89, 90)
+    b[3, 0, 0] = 1
+    assert changed_rows(a, b) == (3, 90)
+    b[89, 159, 2] = 0
+    b[40, 7, 1] = 9  # inside a block, seen from the bottom
+    assert changed_rows(a, b) == (3, 41)
+    odd = np.zeros((3, 3, 4), np.uint8)  # rows of 12 bytes: not whole words
     other = odd.copy()
     other[2, 2, 3] = 7
-    assert same_pixels(odd, odd.copy()) and not same_pixels(odd, other)
+    assert changed_rows(odd, odd.copy()) == (0, 0) and changed_rows(odd, other) == (2, 3)
     view = a[:, ::2]  # not contiguous
-    assert same_pixels(view, view.copy()) and not same_pixels(view, b[:, ::2] + 1)
-    assert not same_pixels(a, a[:, :80])
+    assert changed_rows(view, view.copy()) == (0, 0)
+    assert changed_rows(view, b[:, ::2] + 1) == (0, 90)
+    assert changed_rows(a, a[:, :80]) is None
+
+
+def test_a_changed_band_converts_to_the_bytes_of_the_whole_frame():
+    """Only the changed rows are converted again, and the picture is byte for byte the whole
+    frame's conversion: at the frame's edges, across swscale's chroma rows and dither."""
+    from scenes.held_frames import YuvConverter, to_yuv
+
+    rng = np.random.default_rng(7)
+    w, h = 320, 270  # not a multiple of the band
+    frame = rng.integers(0, 256, (h, w, 4), np.uint8)
+    convert = YuvConverter(w, h)
+    convert(frame)
+    for top, end in [(100, 101), (0, 3), (h - 2, h), (31, 33), (150, 200), (47, 48)]:
+        frame = frame.copy()
+        frame[top:end] = rng.integers(0, 256, (end - top, w, 4), np.uint8)
+        got = convert(frame)
+        want = to_yuv(frame)
+        for g, x in zip(got.planes, want.planes, strict=True):
+            rows = [np.frombuffer(p, np.uint8).reshape(p.height, p.line_size)[:, :p.width]
+                    for p in (g, x)]
+            assert np.array_equal(*rows), (top, end)
+    assert convert.whole_frames == 1  # the first; the others by their bands
