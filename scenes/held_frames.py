@@ -56,9 +56,9 @@ class YuvConverter:
     multiple of :data:`BAND` rows, with at least :data:`MARGIN` rows more each side than it
     pastes into the kept picture, so the bytes are those of converting the whole frame
     (swscale's chroma filter reaches 4 rows; the bands start on whole chroma rows and
-    dither periods), in a third of the
-    time for a band of a quarter of the frame. (swscale converts slices of rows itself, but
-    PyAV does not expose them: the band is converted as a frame of its own.)
+    dither periods), in a third of the time for a band of a quarter of the frame.
+    (swscale converts slices of rows itself, but PyAV does not expose them: the band is
+    converted as a frame of its own.)
 
     The returned frame is the kept picture: valid until the next call (x264 copies what it
     is sent)."""
