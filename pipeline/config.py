@@ -25,6 +25,17 @@ def text_cache_in(cache: Path) -> Path:
     return Path(shared) if shared else cache / "texts"
 
 
+FONT_CACHE_ENV = "QKV_FONT_CACHE"
+
+
+def font_cache_in(cache: Path) -> Path:
+    """The preview page's font subsets, kept for every later run (``pipeline.page``):
+    ``<cache>/fonts``, or the folder ``QKV_FONT_CACHE`` names (several build caches sharing
+    one: the tests' builds do)."""
+    shared = os.environ.get(FONT_CACHE_ENV)
+    return Path(shared) if shared else cache / "fonts"
+
+
 @dataclass(frozen=True)
 class BuildConfig:
     """How to build: everything the command line decides, nothing else."""

@@ -16,6 +16,7 @@ import tempfile
 
 import pytest
 
+from pipeline.config import FONT_CACHE_ENV
 from scenes.contract import TEXT_CACHE_ENV
 from tests.shared_renders import espeak_short_build
 
@@ -23,9 +24,10 @@ __all__ = ["espeak_short_build"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """One folder of made texts (``scenes.text_store``) for the whole session: the workers'
-    scenes and every build's scene processes read what any of them made (set before the
-    workers start, which inherit it; a folder given from outside is kept).
+    """One folder of made texts (``scenes.text_store``) and one of page fonts
+    (``pipeline.page``) for the whole session: the workers' scenes and every build read
+    what any of them made (set before the workers start, which inherit them; a folder given
+    from outside is kept).
 
     Each worker's Manim texts in a media folder of its own: Manim writes a text's SVG to
     ``<media_dir>/texts/<hash>.svg`` with a ``<hash>_.svg`` copy it deletes, so two workers
@@ -35,10 +37,14 @@ def pytest_configure(config: pytest.Config) -> None:
         from manim import config as manim_config
 
         manim_config.media_dir = os.path.join("media", f"tests-{worker}")
-    elif not os.environ.get(TEXT_CACHE_ENV):
-        folder = tempfile.mkdtemp(prefix="qkv-test-texts-")
-        os.environ[TEXT_CACHE_ENV] = folder
-        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    else:
+        # and one of the preview page's font subsets: each build's own cache made the same
+        # subset again (5 CPU s a build)
+        for env, prefix in ((TEXT_CACHE_ENV, "texts"), (FONT_CACHE_ENV, "fonts")):
+            if not os.environ.get(env):
+                folder = tempfile.mkdtemp(prefix=f"qkv-test-{prefix}-")
+                os.environ[env] = folder
+                config.add_cleanup(lambda f=folder: shutil.rmtree(f, ignore_errors=True))
 
 
 def _group(item: pytest.Item) -> str:

@@ -26,11 +26,13 @@ SHORT_SCENES = ("ov_scores", "ov_formula")
 # numbers the voice reads: for tests whose checks do not depend on the wording (the screen
 # keeps its text). At 2160p60 every second of picture costs; a build of both scenes in both
 # languages takes a quarter less CPU (some marks come late: the animations keep their pace).
+# Their characters are all in the shipped scripts, so every build's preview page uses the
+# one font subset the session shares (``pipeline.page.FontPrefetch``).
 TERSE = {
     "ov_formula": {
         "zh": (("recap", "{@f}公式，{@name}名字。{@score}打分，{@scale}缩放，{@share}份额，"
                          "{@blend}求和。"),
-               ("closing", "{@full}完整版：{@ia}比方，{@ib}根号 d，{@ic}来源，{@id}算例。")),
+               ("closing", "{@full}完整版：{@ia}比方，{@ib}根号 d，{@ic}出处，{@id}算例。")),
         "en": (("recap", "{@f}The formula, {@name}its name. {@score}Scores, {@scale}scale, "
                          "{@share}shares, {@blend}blend."),
                ("closing", "{@full}The full one: {@ia}analogies, {@ib}root d, {@ic}sources, "
@@ -68,7 +70,7 @@ TERSE = {
                ("scale", "{@sd}除以根号 d，{@scaled}缩放，{@shrink}压回。"),
                ("softmax", "{@sm}softmax，{@rows}按行，{@sum}和为一。"),
                ("weighted", "{@v}乘 V，{@mix}混合，{@new}新向量，{@see_new}新表示。"),
-               ("parallel", "{@indep}各行独立，{@all}同时算，{@see_parallel_1}快。")),
+               ("parallel", "{@indep}各行分开，{@all}同时算，{@see_parallel_1}快。")),
     },
 }
 

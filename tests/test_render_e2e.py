@@ -53,6 +53,11 @@ def _plain_output(Q, K, V, query):
 # two): the worked example (it reads the changed V) and the quiz (its silences to think are
 # measured on the video's own sound, in both voices).
 FULL_SCENES = "worked_example,recap_quiz"
+# Two scenes of the overview (its master's chapters and the burned copy's cues need two), in
+# few words (``tests.shared_renders.TERSE``): the scores read the blank's query, the formula
+# reads no number (so a changed numbers file leaves its picture as it was), and together
+# they are its two shortest (a third of the Kokoro synthesis the weighted sum's took).
+OVERVIEW_SCENES = "ov_scores,ov_formula"
 
 # The quiz's beats in few words (``--scripts``): what is measured on it (the silence after
 # each prompt, a prompt heard before it and an answer after) does not depend on how much the
@@ -66,7 +71,7 @@ TERSE_QUIZ = {
                      "再乘 V，加权求和。"),
            ("q1", "第一题：{@q}空格的 Q 和{fb.rank.0}的 K 点积最大，说明什么？"),
            ("think1", "按下暂停，想一想。"),
-           ("a1", "对得上：{@b}{fb.rank.0}最合意，{@c}占{fb.rank_weight_scaled.0:pct}，"
+           ("a1", "对得上：{@b}{fb.rank.0}最合意，{@c}分得{fb.rank_weight_scaled.0:pct}，"
                   "{@d}看标签。"),
            ("q2", "第二题：{@q}为什么取 e 的次方？"),
            ("think2", "先别急，暂停想想。"),
@@ -123,7 +128,7 @@ TERSE_WORKED = {
                        "{we.weight.2:pct}，{@one}和为一。"),
            ("weighted_sum", "{@mix}第四步，加权求和：{@wv}权重乘 V，{@add}再相加，"
                             "{@out}得到{we.output:vec2}。"),
-           ("meaning", "{@new}新的「{we.query_token}」：{@blend}不再孤立，"
+           ("meaning", "{@new}新的「{we.query_token}」：{@blend}不再单个，"
                        "{@mixed}混进了{we.others}。")),
     "en": (("intro", "The four steps by hand, on {we.n} words: {@ta}{we.token.0}, "
                      "{@tb}{we.token.1}, {@tc}{we.token.2}. "
@@ -154,7 +159,7 @@ def rendered(tmp_path_factory):
     text = DEFAULT_NUMBERS.read_text("utf-8")
     numbers.write_text(text.replace("V = [[1, 2], [3, 0], [0, 1]]", f"V = {NEW_V}"), "utf-8")
     scripts_with(tmp / "scripts", {"recap_quiz": TERSE_QUIZ, "worked_example": TERSE_WORKED,
-                                   "ov_scores": TERSE["ov_scores"]})
+                                   **{s: TERSE[s] for s in OVERVIEW_SCENES.split(",")}})
     cmd = [sys.executable, str(ROOT / "render.py"), "--lang", "all", "--quality", "low",
            "--scenes", FULL_SCENES, "--tts", "offline", "--numbers", str(numbers),
            "--scripts", str(tmp / "scripts"),
@@ -164,9 +169,6 @@ def rendered(tmp_path_factory):
     second = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert second.returncode == 0, second.stderr[-3000:]
     return tmp / "out", first, second
-
-
-OVERVIEW_SCENES = "ov_scores,ov_weighted_sum"
 
 
 @pytest.fixture(scope="module")
@@ -274,8 +276,8 @@ def test_full_cut_rerun_keeps_the_overview(overview):
 
 def test_one_numbers_file_reaches_both_cuts(overview, tmp_path):
     """A changed numbers file: the plan re-renders the scenes of both cuts that read the
-    changed numbers (the worked example's V; the blank's query) and rebuilds both cuts'
-    outputs."""
+    changed numbers (the worked example's V; the blank's query), keeps the one that reads
+    none (the overview's formula), and rebuilds both cuts' outputs."""
     out, _, _ = overview
     tmp = out.parent
     changed = tmp_path / "numbers.toml"
@@ -294,8 +296,9 @@ def test_one_numbers_file_reaches_both_cuts(overview, tmp_path):
          str(tmp / "cache")], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]
     for lang in ("zh", "en"):
-        for scene in ["worked_example", *OVERVIEW_SCENES.split(",")]:
+        for scene in ("worked_example", "ov_scores"):
             assert re.search(rf"^\[{lang}\] {scene} +rebuild", p.stderr, re.M), p.stderr
+        assert re.search(rf"^\[{lang}\] ov_formula +reuse", p.stderr, re.M), p.stderr
         assert re.search(rf"^\[{lang}\] outputs +rebuild", p.stderr, re.M)
         assert re.search(rf"^\[{lang}\] overview outputs +rebuild", p.stderr, re.M)
     # and with the numbers it was rendered from, both cuts are up to date

@@ -270,16 +270,17 @@ def clauses(text: str) -> list[Clause]:
     return out
 
 
-def chunks(text: str, table: dict[str, int]) -> list[list[Clause]]:
-    """The clauses of ``text`` packed into model calls of at most ``MAX_TOKENS`` ids, each
-    ending at a sentence's end where one is in reach (then at a clause's end; a clause too
-    long for one call is cut between words). Most beats are one call."""
+def chunks(text: str, table: dict[str, int], limit: int = MAX_TOKENS) -> list[list[Clause]]:
+    """The clauses of ``text`` packed into model calls of at most ``limit`` ids (the
+    model's ``MAX_TOKENS``), each ending at a sentence's end where one is in reach (then at
+    a clause's end; a clause too long for one call is cut between words). Most beats are
+    one call."""
     def size(cs: Sequence[Clause]) -> int:
         return len(_tokens(" ".join(join_units(c.units, c.end_mark) for c in cs), table))
 
     pieces: list[Clause] = []
     for c in clauses(text):
-        if size([c]) <= MAX_TOKENS:
+        if size([c]) <= limit:
             pieces.append(c)
             continue
         words: list[list[Unit]] = []  # a clause past the limit: cut between words
@@ -290,7 +291,7 @@ def chunks(text: str, table: dict[str, int]) -> list[list[Clause]]:
                 words.append([u])
         cur: list[Unit] = []
         for w in words:
-            if cur and size([Clause((*cur, *w), "", 0.0)]) > MAX_TOKENS:
+            if cur and size([Clause((*cur, *w), "", 0.0)]) > limit:
                 pieces.append(Clause(tuple(cur), "", 0.0))
                 cur = []
             cur.extend(w)
@@ -298,7 +299,7 @@ def chunks(text: str, table: dict[str, int]) -> list[list[Clause]]:
     out: list[list[Clause]] = []
     pack: list[Clause] = []
     for c in pieces:
-        while pack and size([*pack, c]) > MAX_TOKENS:
+        while pack and size([*pack, c]) > limit:
             ends = [k for k, x in enumerate(pack) if x.sentence_end]
             cut = ends[-1] + 1 if ends else len(pack)
             out.append(pack[:cut])
@@ -540,7 +541,7 @@ def _unit_spans(cs: Sequence[Clause], frames: np.ndarray, table: dict[str, int]
 
 
 def speak(text: str, voice_file: Path, speed: float = 1.0,
-          source: ModelSource | None = None) -> Speech:
+          source: ModelSource | None = None, limit: int = MAX_TOKENS) -> Speech:
     """Synthesize ``text``, a chunk of whole sentences per model call (usually the whole
     beat: the model's own pauses at punctuation, one prosody over the sentence).
 
@@ -548,7 +549,8 @@ def speak(text: str, voice_file: Path, speed: float = 1.0,
     predictor's rounded frames to the graph's outputs: every syllable's time is then exact
     (frames x 600 samples), and a cue mark anywhere in the text falls on the syllable that
     follows it. Chunks (beats past ``MAX_TOKENS`` ids) are trimmed of the model's silence,
-    faded and joined with the pause their punctuation asks for."""
+    faded and joined with the pause their punctuation asks for. ``limit``: the most ids a
+    call takes (lower only to test the joins on a short text)."""
     src = source or default_source()
     sess = session(src)
     table = vocab(src.vocab)
@@ -557,7 +559,7 @@ def speak(text: str, voice_file: Path, speed: float = 1.0,
     total = pieces[0].size
     words: list[WordTiming] = []
     joins: list[float] = []
-    parts = chunks(text, table)
+    parts = chunks(text, table, limit)
     for k, cs in enumerate(parts):
         ph = " ".join(join_units(c.units, c.end_mark) for c in cs)
         raw, frames = run_model(sess, ph, style, table, speed)
