@@ -7,6 +7,7 @@ import math
 import wave
 
 import numpy as np
+import pytest
 
 from pipeline import loudness, soundtrack
 from pipeline.scene_audio import SceneSound, scene_voices
@@ -80,3 +81,33 @@ def test_a_voice_the_limiter_takes_much_from_still_lands_on_target(tmp_path):
     assert abs(got.integrated_lufs - loudness.TARGET_LUFS) <= loudness.TOLERANCE_LU
     assert got.true_peak_dbtp <= -1.0
     assert _samples(out) == _samples(src)
+
+
+def test_the_narration_meter_reads_what_ebur128_does(tmp_path):
+    """``loudness.integrated`` (NumPy, in-process) is BS.1770-4's reading: a 997 Hz tone
+    at -20 dBFS reads -23.01 LUFS (the standard's reference: 0 dBFS reads -3.01), and a
+    spoken clip (espeak-ng), speech-like noise and a tone that stops half-way read what
+    ffmpeg's ``ebur128`` does, to its 0.1 LU display; silence and less than a block read
+    -inf."""
+    from narration.tts.espeak import EspeakEngine
+
+    t = np.arange(10 * RATE) / RATE
+    tone = np.round(np.sin(2 * np.pi * 997 * t) * 10 ** (-20 / 20) * 32767).astype(np.int16)
+    assert loudness.integrated(tone) == pytest.approx(-23.01, abs=0.01)
+
+    spoken = tmp_path / "spoken.wav"
+    engine = EspeakEngine()
+    engine.synthesize("注意力把每个词和别的词比一比，再按分数取一份内容。",
+                      engine.default_voice("zh"), "+0%", spoken)
+    rng = np.random.default_rng(2)
+    noise = 0.1 * rng.standard_normal(len(t)) * (0.5 + 0.5 * np.sin(2 * np.pi * 3 * t)) ** 2
+    half = tone.copy()
+    half[len(half) // 2:] = 0  # the gates drop the silent half
+    for name, pcm in (("noise", (noise * 32767).astype(np.int16)), ("half", half)):
+        soundtrack.write_wav(pcm, tmp_path / f"{name}.wav")
+    for path in (spoken, tmp_path / "noise.wav", tmp_path / "half.wav"):
+        ours = loudness.integrated(soundtrack.read_wav(path))
+        theirs = loudness.measure(path, true_peak=False).integrated_lufs
+        assert abs(ours - theirs) <= 0.05 + 1e-9, (path.name, ours, theirs)
+    assert loudness.integrated(np.zeros(RATE, np.int16)) == float("-inf")
+    assert loudness.integrated(tone[:RATE // 4]) == float("-inf")
