@@ -125,10 +125,8 @@ def _syllable_table() -> dict[str, str]:
     from pypinyin.style.tone import ToneConverter
 
     conv = ToneConverter()
-    seen: set[str] = set()
-    for readings in pinyin_dict.values():
-        for r in readings.split(","):
-            seen.add(conv.to_tone3(r, neutral_tone_with_five=True))
+    readings = {r for rs in pinyin_dict.values() for r in rs.split(",")}  # ~1,500 of 53,000
+    seen = {conv.to_tone3(r, neutral_tone_with_five=True) for r in readings}
     for base in {re.sub(r"\d", "", s) for s in seen}:
         seen.add(f"{base}5")
     return {p: s for s in sorted(seen) if (p := syllable_phonemes(s))}
@@ -284,10 +282,8 @@ def _kokoro_table() -> dict[str, str]:
     from narration.tts.kokoro import syllable_ipa
 
     conv = ToneConverter()
-    seen: set[str] = set()
-    for readings in pinyin_dict.values():
-        for r in readings.split(","):
-            seen.add(conv.to_tone3(r, neutral_tone_with_five=True))
+    readings = {r for rs in pinyin_dict.values() for r in rs.split(",")}  # ~1,500 of 53,000
+    seen = {conv.to_tone3(r, neutral_tone_with_five=True) for r in readings}
     for base in {re.sub(r"\d", "", x) for x in seen}:
         seen.add(f"{base}5")
     out: dict[str, str] = {}

@@ -116,6 +116,7 @@ class _Espeak:
         self._chunks: list[bytes] = []
         self._events: list[tuple[int, int, int]] = []
         self._error: BaseException | None = None
+        self._voice: str | None = None  # the voice last set (``_use``)
         self._callback = _CALLBACK(self._on_synth)  # keep a reference for the library
         lib.espeak_SetSynthCallback(self._callback)
 
@@ -134,10 +135,20 @@ class _Espeak:
             return 1  # abort synthesis
         return 0
 
-    def synth(self, text: str, voice: str, wpm: int) -> RawSpeech:
-        self._chunks, self._events, self._error = [], [], None
+    def _use(self, voice: str) -> None:
+        """Make ``voice`` the library's voice, unless it already is: setting it loads the
+        voice again (0.5 ms, 40 times a syllable's phonemes; the pronunciation check reads
+        some 1,800 syllables)."""
+        if voice == self._voice:
+            return
+        self._voice = None
         if self.lib.espeak_SetVoiceByName(voice.encode()) != 0:
             raise TTSError(f"espeak-ng has no voice {voice!r}")
+        self._voice = voice
+
+    def synth(self, text: str, voice: str, wpm: int) -> RawSpeech:
+        self._chunks, self._events, self._error = [], [], None
+        self._use(voice)
         self.lib.espeak_SetParameter(_RATE, wpm, 0)
         data = text.encode("utf-8")
         status = self.lib.espeak_Synth(
@@ -155,8 +166,7 @@ class _Espeak:
     def phonemes(self, text: str, voice: str) -> str:
         """What the voice will say for ``text``: espeak-ng's phoneme names (its ASCII
         notation, tones as pitch digits: 行 xíng "S;'i35N"), words separated by spaces."""
-        if self.lib.espeak_SetVoiceByName(voice.encode()) != 0:
-            raise TTSError(f"espeak-ng has no voice {voice!r}")
+        self._use(voice)
         buf = ctypes.create_string_buffer(text.encode("utf-8"))
         ptr = ctypes.c_void_p(ctypes.addressof(buf))
         out = []
