@@ -709,13 +709,28 @@ def _chromium(tmp_path, width: int, height: int):
     return driver
 
 
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory):
+    """The module's headless Chromium, started once (a start is about 1.4 CPU s and 2.5 s):
+    each page test asks for it at its window size and loads its page afresh (the page
+    keeps no state between loads: no storage, no cookies)."""
+    driver = _chromium(tmp_path_factory.mktemp("chromium"), 1366, 900)
+
+    def sized(width: int, height: int):
+        driver.set_window_size(width, height)
+        return driver
+
+    yield sized
+    driver.quit()
+
+
 def _page_json(out: Path) -> dict:
     text = (out / "index.html").read_text("utf-8")
     blob = re.search(r'<script id="data" type="application/json">(.*?)</script>', text, re.S)
     return json.loads(blob.group(1).replace("<\\/", "</"))
 
 
-def test_preview_page_in_a_real_browser(rendered, overview, tmp_path):
+def test_preview_page_in_a_real_browser(rendered, overview, chromium):
     """index.html from file:// in headless Chromium: the overview above the full video,
     subtitles show on both and on a clip (no server: cues come from the page), the language
     follows ?lang= and the switch renames the tab, a chapter seeks, plays and brings the
@@ -724,99 +739,93 @@ def test_preview_page_in_a_real_browser(rendered, overview, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    driver = _chromium(tmp_path, 1366, 900)
-    try:
-        for lang in ("zh", "en"):
-            driver.get((out / "index.html").as_uri() + f"?lang={lang}")
-            wait = WebDriverWait(driver, 30)
-            player = driver.find_element(By.ID, "player")
-            wait.until(lambda d, p=player: d.execute_script("return arguments[0].readyState", p)
-                       >= 1)
-            assert driver.execute_script("return arguments[0].currentSrc", player).endswith(
-                f"/{lang}/video.mp4")
-            manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
-            assert driver.title == manifest["title"]
-            assert driver.execute_script("return document.documentElement.lang") == lang
-            tracks = driver.execute_script(
-                "return Array.from(arguments[0].textTracks).map(t => [t.language, t.mode, "
-                "t.cues.length])", player)
-            cues = read_srt(out / lang / "video.srt")
-            assert tracks[0] == [lang, "showing", len(cues)]
-            assert len(tracks) == 2 and tracks[1][1] == "hidden" and tracks[1][2] > 0
-            # the two-minute overview comes first, above the full video, with its subtitles
-            short = driver.find_element(By.ID, "overview")
-            assert driver.execute_script("return arguments[0].currentSrc", short).endswith(
-                f"/{lang}/overview/video.mp4")
-            assert driver.execute_script(
-                "return arguments[0].getBoundingClientRect().bottom <= "
-                "arguments[1].getBoundingClientRect().top", short, player)
-            ov_cues = read_srt(out / lang / "overview" / "video.srt")
-            assert driver.execute_script(
-                "return [arguments[0].textTracks[0].language, arguments[0].textTracks[0].mode,"
-                " arguments[0].textTracks[0].cues.length]", short) == [lang, "showing",
-                                                                         len(ov_cues)]
-            # a cue is on screen at its time, and reads as the subtitle file does
-            at = (cues[1].start + cues[1].end) / 2
-            driver.execute_script("arguments[0].currentTime = arguments[1]", player, at)
-            wait.until(lambda d, p=player: d.execute_script(
-                "return arguments[0].textTracks[0].activeCues.length", p) > 0)
-            shown = driver.execute_script(
-                "return arguments[0].textTracks[0].activeCues[0].text", player)
-            assert shown.split("\n") == list(cues[1].lines)
-            # every clip carries its scene's captions
-            clip_tracks = driver.execute_script(
-                "return Array.from(document.querySelectorAll('#clips video')).map(v => "
-                "v.textTracks.length && v.textTracks[0].cues.length)")
-            assert clip_tracks and all(n > 0 for n in clip_tracks)
-            # a chapter seeks, plays and shows the player
-            second = manifest["scenes"][1]["start"]
-            driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-            items = driver.find_elements(By.CSS_SELECTOR, "#chapters button")
-            assert len(items) == len(manifest["scenes"])
-            items[1].click()
-            wait.until(lambda d, p=player, t=second: d.execute_script(
-                "return !arguments[0].paused && Math.abs(arguments[0].currentTime - arguments[1])"
-                " < 2", p, t))
-            top = driver.execute_script("return arguments[0].getBoundingClientRect().top", player)
-            assert 0 <= top < 900
-            driver.execute_script("arguments[0].pause()", player)
-        driver.find_element(By.CSS_SELECTOR, "#langs button[data-lang=zh]").click()
-        zh_title = json.loads((out / "zh" / "manifest.json").read_text("utf-8"))["title"]
-        WebDriverWait(driver, 10).until(lambda d: d.title == zh_title)
-        assert "lang=zh" in driver.current_url
-        driver.save_screenshot(str(out / "page.png"))
-    finally:
-        driver.quit()
+    driver = chromium(1366, 900)
+    for lang in ("zh", "en"):
+        driver.get((out / "index.html").as_uri() + f"?lang={lang}")
+        wait = WebDriverWait(driver, 30)
+        player = driver.find_element(By.ID, "player")
+        wait.until(lambda d, p=player: d.execute_script("return arguments[0].readyState", p)
+                   >= 1)
+        assert driver.execute_script("return arguments[0].currentSrc", player).endswith(
+            f"/{lang}/video.mp4")
+        manifest = json.loads((out / lang / "manifest.json").read_text("utf-8"))
+        assert driver.title == manifest["title"]
+        assert driver.execute_script("return document.documentElement.lang") == lang
+        tracks = driver.execute_script(
+            "return Array.from(arguments[0].textTracks).map(t => [t.language, t.mode, "
+            "t.cues.length])", player)
+        cues = read_srt(out / lang / "video.srt")
+        assert tracks[0] == [lang, "showing", len(cues)]
+        assert len(tracks) == 2 and tracks[1][1] == "hidden" and tracks[1][2] > 0
+        # the two-minute overview comes first, above the full video, with its subtitles
+        short = driver.find_element(By.ID, "overview")
+        assert driver.execute_script("return arguments[0].currentSrc", short).endswith(
+            f"/{lang}/overview/video.mp4")
+        assert driver.execute_script(
+            "return arguments[0].getBoundingClientRect().bottom <= "
+            "arguments[1].getBoundingClientRect().top", short, player)
+        ov_cues = read_srt(out / lang / "overview" / "video.srt")
+        assert driver.execute_script(
+            "return [arguments[0].textTracks[0].language, arguments[0].textTracks[0].mode,"
+            " arguments[0].textTracks[0].cues.length]", short) == [lang, "showing",
+                                                                     len(ov_cues)]
+        # a cue is on screen at its time, and reads as the subtitle file does
+        at = (cues[1].start + cues[1].end) / 2
+        driver.execute_script("arguments[0].currentTime = arguments[1]", player, at)
+        wait.until(lambda d, p=player: d.execute_script(
+            "return arguments[0].textTracks[0].activeCues.length", p) > 0)
+        shown = driver.execute_script(
+            "return arguments[0].textTracks[0].activeCues[0].text", player)
+        assert shown.split("\n") == list(cues[1].lines)
+        # every clip carries its scene's captions
+        clip_tracks = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#clips video')).map(v => "
+            "v.textTracks.length && v.textTracks[0].cues.length)")
+        assert clip_tracks and all(n > 0 for n in clip_tracks)
+        # a chapter seeks, plays and shows the player
+        second = manifest["scenes"][1]["start"]
+        driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        items = driver.find_elements(By.CSS_SELECTOR, "#chapters button")
+        assert len(items) == len(manifest["scenes"])
+        items[1].click()
+        wait.until(lambda d, p=player, t=second: d.execute_script(
+            "return !arguments[0].paused && Math.abs(arguments[0].currentTime - arguments[1])"
+            " < 2", p, t))
+        top = driver.execute_script("return arguments[0].getBoundingClientRect().top", player)
+        assert 0 <= top < 900
+        driver.execute_script("arguments[0].pause()", player)
+    driver.find_element(By.CSS_SELECTOR, "#langs button[data-lang=zh]").click()
+    zh_title = json.loads((out / "zh" / "manifest.json").read_text("utf-8"))["title"]
+    WebDriverWait(driver, 10).until(lambda d: d.title == zh_title)
+    assert "lang=zh" in driver.current_url
+    driver.save_screenshot(str(out / "page.png"))
 
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 900)])
-def test_preview_page_layout_on_a_phone_and_a_desktop(rendered, tmp_path, width, height):
+def test_preview_page_layout_on_a_phone_and_a_desktop(rendered, width, height, chromium):
     """A viewport tag and one column on a phone (nothing wider than the screen, text at least
     14 px); the side column beside the video on a desktop."""
     out, _, _ = rendered
-    driver = _chromium(tmp_path, width, height)
-    try:
-        driver.get((out / "index.html").as_uri() + "?lang=zh")
-        geo = driver.execute_script("""
-            const r = id => document.getElementById(id).getBoundingClientRect();
-            const px = e => parseFloat(getComputedStyle(e).fontSize);
-            return {stage: r("stage"), side: r("side"), inner: window.innerWidth,
-                    scroll: document.documentElement.scrollWidth,
-                    chapter: px(document.querySelector("#chapters button")),
-                    lab: px(document.querySelector("#lab td"))};""")
-        assert geo["scroll"] <= geo["inner"]
-        assert geo["chapter"] >= 14 and geo["lab"] >= 14
-        if width < 1000:
-            assert abs(geo["side"]["left"] - geo["stage"]["left"]) < 1
-            assert geo["side"]["top"] >= geo["stage"]["bottom"]
-        else:
-            assert geo["side"]["left"] >= geo["stage"]["right"]
-        driver.save_screenshot(str(out / f"page-{width}.png"))
-    finally:
-        driver.quit()
+    driver = chromium(width, height)
+    driver.get((out / "index.html").as_uri() + "?lang=zh")
+    geo = driver.execute_script("""
+        const r = id => document.getElementById(id).getBoundingClientRect();
+        const px = e => parseFloat(getComputedStyle(e).fontSize);
+        return {stage: r("stage"), side: r("side"), inner: window.innerWidth,
+                scroll: document.documentElement.scrollWidth,
+                chapter: px(document.querySelector("#chapters button")),
+                lab: px(document.querySelector("#lab td"))};""")
+    assert geo["scroll"] <= geo["inner"]
+    assert geo["chapter"] >= 14 and geo["lab"] >= 14
+    if width < 1000:
+        assert abs(geo["side"]["left"] - geo["stage"]["left"]) < 1
+        assert geo["side"]["top"] >= geo["stage"]["bottom"]
+    else:
+        assert geo["side"]["left"] >= geo["stage"]["right"]
+    driver.save_screenshot(str(out / f"page-{width}.png"))
 
 
-def test_rendered_page_passes_the_audits(rendered, overview, tmp_path):
+def test_rendered_page_passes_the_audits(rendered, overview, chromium):
     """The page render.py wrote (both cuts, both languages): the W3C Nu checker reports
     nothing, axe-core no violation at 1366x900 and 390x844 in either language."""
     from tests.audit import axe_run, nu_check
@@ -825,18 +834,15 @@ def test_rendered_page_passes_the_audits(rendered, overview, tmp_path):
     page = out / "index.html"
     assert nu_check(page) == []
     for width, height in [(1366, 900), (390, 844)]:
-        driver = _chromium(tmp_path, width, height)
-        try:
-            for lang in ("zh", "en"):
-                driver.get(page.as_uri() + f"?lang={lang}")
-                result = axe_run(driver)
-                assert result.get("violations") == [], (width, lang, result)
-        finally:
-            driver.quit()
+        driver = chromium(width, height)
+        for lang in ("zh", "en"):
+            driver.get(page.as_uri() + f"?lang={lang}")
+            result = axe_run(driver)
+            assert result.get("violations") == [], (width, lang, result)
 
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 900)])
-def test_subtitles_stay_in_the_band(rendered, tmp_path, width, height):
+def test_subtitles_stay_in_the_band(rendered, width, height, chromium):
     """At three times in each language, the picture with the subtitle showing differs from
     the same frame without it only inside the video's bottom subtitle band."""
     from PIL import Image
@@ -844,39 +850,36 @@ def test_subtitles_stay_in_the_band(rendered, tmp_path, width, height):
     from narration.style import SUBTITLE_BAND_SHARE
 
     out, _, _ = rendered
-    driver = _chromium(tmp_path, width, height)
-    try:
-        for lang in ("zh", "en"):
-            driver.get((out / "index.html").as_uri() + f"?lang={lang}")
-            player = driver.find_element("id", "player")
-            from selenium.webdriver.support.ui import WebDriverWait
+    driver = chromium(width, height)
+    for lang in ("zh", "en"):
+        driver.get((out / "index.html").as_uri() + f"?lang={lang}")
+        player = driver.find_element("id", "player")
+        from selenium.webdriver.support.ui import WebDriverWait
 
-            wait = WebDriverWait(driver, 30)
+        wait = WebDriverWait(driver, 30)
+        wait.until(lambda d, p=player: d.execute_script(
+            "return arguments[0].readyState", p) >= 1)
+        driver.execute_script("arguments[0].controls = false; "
+                              "arguments[0].scrollIntoView({block: 'start'})", player)
+        cues = read_srt(out / lang / "video.srt")
+        for cue in (cues[1], cues[len(cues) // 2], cues[-2]):
+            driver.execute_script("arguments[0].textTracks[0].mode = 'showing';"
+                                  "arguments[0].currentTime = arguments[1]", player,
+                                  (cue.start + cue.end) / 2)
             wait.until(lambda d, p=player: d.execute_script(
-                "return arguments[0].readyState", p) >= 1)
-            driver.execute_script("arguments[0].controls = false; "
-                                  "arguments[0].scrollIntoView({block: 'start'})", player)
-            cues = read_srt(out / lang / "video.srt")
-            for cue in (cues[1], cues[len(cues) // 2], cues[-2]):
-                driver.execute_script("arguments[0].textTracks[0].mode = 'showing';"
-                                      "arguments[0].currentTime = arguments[1]", player,
-                                      (cue.start + cue.end) / 2)
-                wait.until(lambda d, p=player: d.execute_script(
-                    "return !arguments[0].seeking && arguments[0].readyState >= 2 && "
-                    "arguments[0].textTracks[0].activeCues.length > 0", p))
-                time.sleep(0.5)
-                with_cue = np.asarray(Image.open(io.BytesIO(player.screenshot_as_png))
-                                      .convert("L"), dtype=int)
-                driver.execute_script("arguments[0].textTracks[0].mode = 'hidden'", player)
-                time.sleep(0.5)
-                without = np.asarray(Image.open(io.BytesIO(player.screenshot_as_png))
-                                     .convert("L"), dtype=int)
-                rows = np.flatnonzero((np.abs(with_cue - without) > 40).any(axis=1))
-                assert rows.size, f"no subtitle drawn at {cue.start} s"
-                band_top = with_cue.shape[0] * (1 - SUBTITLE_BAND_SHARE)
-                assert rows.min() >= band_top - 1, (lang, cue.lines, rows.min(), band_top)
-    finally:
-        driver.quit()
+                "return !arguments[0].seeking && arguments[0].readyState >= 2 && "
+                "arguments[0].textTracks[0].activeCues.length > 0", p))
+            time.sleep(0.5)
+            with_cue = np.asarray(Image.open(io.BytesIO(player.screenshot_as_png))
+                                  .convert("L"), dtype=int)
+            driver.execute_script("arguments[0].textTracks[0].mode = 'hidden'", player)
+            time.sleep(0.5)
+            without = np.asarray(Image.open(io.BytesIO(player.screenshot_as_png))
+                                 .convert("L"), dtype=int)
+            rows = np.flatnonzero((np.abs(with_cue - without) > 40).any(axis=1))
+            assert rows.size, f"no subtitle drawn at {cue.start} s"
+            band_top = with_cue.shape[0] * (1 - SUBTITLE_BAND_SHARE)
+            assert rows.min() >= band_top - 1, (lang, cue.lines, rows.min(), band_top)
 
 
 @pytest.fixture(scope="module")
@@ -913,7 +916,7 @@ def _shown_number(text: str) -> float:
     return float(text.replace(MINUS, "-").rstrip("%"))
 
 
-def test_lab_shows_qkv_math_shares_for_every_setting(lab_page, tmp_path):
+def test_lab_shows_qkv_math_shares_for_every_setting(lab_page, chromium):
     """The lab's embedded numbers are qkv_math's over the whole slider, with and without
     the division by √d; moving the slider and ticking the box in the browser shows them, and
     the state is kept in the address."""
@@ -933,32 +936,29 @@ def test_lab_shows_qkv_math_shares_for_every_setting(lab_page, tmp_path):
             for lang in ("zh", "en"):
                 assert got["shown"][lang] == [numfmt.percent(float(w), lang).display
                                               for w in a.weights]
-    driver = _chromium(tmp_path, 1366, 900)
-    try:
-        driver.get(lab_page.as_uri() + "/index.html?lang=en")
-        slider = driver.find_element(By.ID, "lab-amp")
-        box = driver.find_element(By.ID, "lab-sqrt")
-        assert _lab_shown(driver)[2] == lab["raw"][0]["shown"]["en"]
-        driver.execute_script("arguments[0].scrollIntoView()", slider)
-        slider.click()
-        slider.send_keys(Keys.HOME)
-        for _ in range(6):
-            slider.send_keys(Keys.ARROW_RIGHT)
-        i = int(slider.get_attribute("value"))
-        assert i == 6
-        assert _lab_shown(driver)[2] == lab["raw"][i]["shown"]["en"]
-        assert _lab_shown(driver)[2] != lab["raw"][0]["shown"]["en"]  # amplified scores peak
-        box.click()
-        assert _lab_shown(driver)[2] == lab["scaled"][i]["shown"]["en"]
-        assert f"amp={lab['factors'][i]:g}" in driver.current_url and "sqrt=1" in driver.current_url
-        driver.get(driver.current_url)  # the shared address opens the same setting
-        assert _lab_shown(driver)[2] == lab["scaled"][i]["shown"]["en"]
-        assert driver.find_element(By.ID, "lab-sqrt").is_selected()
-    finally:
-        driver.quit()
+    driver = chromium(1366, 900)
+    driver.get(lab_page.as_uri() + "/index.html?lang=en")
+    slider = driver.find_element(By.ID, "lab-amp")
+    box = driver.find_element(By.ID, "lab-sqrt")
+    assert _lab_shown(driver)[2] == lab["raw"][0]["shown"]["en"]
+    driver.execute_script("arguments[0].scrollIntoView()", slider)
+    slider.click()
+    slider.send_keys(Keys.HOME)
+    for _ in range(6):
+        slider.send_keys(Keys.ARROW_RIGHT)
+    i = int(slider.get_attribute("value"))
+    assert i == 6
+    assert _lab_shown(driver)[2] == lab["raw"][i]["shown"]["en"]
+    assert _lab_shown(driver)[2] != lab["raw"][0]["shown"]["en"]  # amplified scores peak
+    box.click()
+    assert _lab_shown(driver)[2] == lab["scaled"][i]["shown"]["en"]
+    assert f"amp={lab['factors'][i]:g}" in driver.current_url and "sqrt=1" in driver.current_url
+    driver.get(driver.current_url)  # the shared address opens the same setting
+    assert _lab_shown(driver)[2] == lab["scaled"][i]["shown"]["en"]
+    assert driver.find_element(By.ID, "lab-sqrt").is_selected()
 
 
-def test_lab_agrees_with_the_scaling_scene_at_every_setting(lab_page, tmp_path):
+def test_lab_agrees_with_the_scaling_scene_at_every_setting(lab_page, chromium):
     """In the browser: at ×1 with "divide by √d" ticked the lab shows the scaling scene's
     ÷√d shares (its facts, as the scene formats them); at every slider step, ticked and not,
     the shown scores are q·k × factor (÷ √d of the key length when ticked) and softmax of
@@ -976,52 +976,49 @@ def test_lab_agrees_with_the_scaling_scene_at_every_setting(lab_page, tmp_path):
     facts = build_facts(numbers, derived)
     n, d = len(fb.K), fb.K.shape[1]
     scene = [float(facts[f"fb.weight_scaled.{i}"]) for i in range(n)]
-    driver = _chromium(tmp_path, 1366, 900)
-    try:
-        for lang in ("zh", "en"):
-            # the scaling scene's ÷√d shares, straight from a shared address
-            driver.get(lab_page.as_uri() + f"/index.html?lang={lang}&amp=1&sqrt=1")
-            factor, scores, shares = _lab_shown(driver)
-            assert shares == [numfmt.percent(w, lang).display for w in scene]
-            assert [_shown_number(s) for s in scores] == pytest.approx(
-                list(derived.fill_scores / math.sqrt(d)), abs=0.005 + 1e-9)
-            label = driver.find_element(By.ID, "lab-sqrt-label").text
-            assert f"√{numfmt.number(d, lang).display}" in label
-            assert numfmt.number(math.sqrt(d), lang).display in label
-            assert driver.find_element(By.ID, "lab-amp-what").text.strip()
+    driver = chromium(1366, 900)
+    for lang in ("zh", "en"):
+        # the scaling scene's ÷√d shares, straight from a shared address
+        driver.get(lab_page.as_uri() + f"/index.html?lang={lang}&amp=1&sqrt=1")
+        factor, scores, shares = _lab_shown(driver)
+        assert shares == [numfmt.percent(w, lang).display for w in scene]
+        assert [_shown_number(s) for s in scores] == pytest.approx(
+            list(derived.fill_scores / math.sqrt(d)), abs=0.005 + 1e-9)
+        label = driver.find_element(By.ID, "lab-sqrt-label").text
+        assert f"√{numfmt.number(d, lang).display}" in label
+        assert numfmt.number(math.sqrt(d), lang).display in label
+        assert driver.find_element(By.ID, "lab-amp-what").text.strip()
 
-        driver.get(lab_page.as_uri() + "/index.html?lang=en")
-        slider = driver.find_element(By.ID, "lab-amp")
-        box = driver.find_element(By.ID, "lab-sqrt")
-        driver.execute_script("arguments[0].scrollIntoView()", slider)
-        slider.click()
-        slider.send_keys(Keys.HOME)
-        seen = set()
-        for i, f in enumerate(LAB_FACTORS):
-            assert int(slider.get_attribute("value")) == i
-            for ticked in (box.is_selected(), not box.is_selected()):
-                if box.is_selected() != ticked:
-                    box.click()
-                factor, scores, shares = _lab_shown(driver)
-                assert _shown_number(factor.replace("×", "")) == f
-                expected = derived.fill_scores * f / (math.sqrt(d) if ticked else 1.0)
-                given = np.array([_shown_number(s) for s in scores])
-                assert given == pytest.approx(list(expected), abs=0.005 + 1e-9), (f, ticked)
-                # the shares are softmax of what the score column shows
-                assert shares == [numfmt.percent(float(w), "en").display
-                                  for w in softmax(expected)], (f, ticked)
-                again = softmax(given)
-                for text, w in zip(shares, again, strict=True):
-                    if text.startswith("<"):
-                        assert w < _shown_number(text[1:]) / 100 + 0.005
-                    else:
-                        rounding = 0.0005 if "." in text else 0.005
-                        assert abs(_shown_number(text) / 100 - w) <= rounding + 0.01 * w
-                seen.add((f, ticked))
-            slider.send_keys(Keys.ARROW_RIGHT)
-        assert len(seen) == 2 * len(LAB_FACTORS)
-    finally:
-        driver.quit()
+    driver.get(lab_page.as_uri() + "/index.html?lang=en")
+    slider = driver.find_element(By.ID, "lab-amp")
+    box = driver.find_element(By.ID, "lab-sqrt")
+    driver.execute_script("arguments[0].scrollIntoView()", slider)
+    slider.click()
+    slider.send_keys(Keys.HOME)
+    seen = set()
+    for i, f in enumerate(LAB_FACTORS):
+        assert int(slider.get_attribute("value")) == i
+        for ticked in (box.is_selected(), not box.is_selected()):
+            if box.is_selected() != ticked:
+                box.click()
+            factor, scores, shares = _lab_shown(driver)
+            assert _shown_number(factor.replace("×", "")) == f
+            expected = derived.fill_scores * f / (math.sqrt(d) if ticked else 1.0)
+            given = np.array([_shown_number(s) for s in scores])
+            assert given == pytest.approx(list(expected), abs=0.005 + 1e-9), (f, ticked)
+            # the shares are softmax of what the score column shows
+            assert shares == [numfmt.percent(float(w), "en").display
+                              for w in softmax(expected)], (f, ticked)
+            again = softmax(given)
+            for text, w in zip(shares, again, strict=True):
+                if text.startswith("<"):
+                    assert w < _shown_number(text[1:]) / 100 + 0.005
+                else:
+                    rounding = 0.0005 if "." in text else 0.005
+                    assert abs(_shown_number(text) / 100 - w) <= rounding + 0.01 * w
+            seen.add((f, ticked))
+        slider.send_keys(Keys.ARROW_RIGHT)
+    assert len(seen) == 2 * len(LAB_FACTORS)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
