@@ -78,3 +78,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return LONGEST_FIRST.index(group) if group in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=rank)  # stable: each group keeps its tests' order
+
+
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory):
+    """A module's headless Chromium, started once (a start is about 1.4 CPU s and 2.5 s):
+    each page test asks for it at its window size, ``chromium(width, height)``, and loads
+    its page afresh (the page keeps no state between loads: no storage, no cookies)."""
+    from tests.browser import start_chromium
+
+    driver = start_chromium(tmp_path_factory.mktemp("chromium"), 1366, 900)
+
+    def sized(width: int, height: int):
+        driver.set_window_size(width, height)
+        return driver
+
+    yield sized
+    driver.quit()

@@ -18,12 +18,6 @@ SIZES = [(1366, 900), (390, 844)]
 N_CLIPS = 15
 
 
-def _chromium(tmp_path: Path, width: int, height: int):
-    from tests.test_render_e2e import _chromium as start
-
-    return start(tmp_path, width, height)
-
-
 @pytest.fixture(scope="module")
 def page(tmp_path_factory) -> Path:
     """index.html for both languages from manifests of 15 scenes (with quiz beats), their
@@ -62,72 +56,63 @@ def test_nu_checker_finds_nothing(page: Path) -> None:
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
-def test_axe_finds_no_violation(page: Path, tmp_path: Path, width: int, height: int) -> None:
-    driver = _chromium(tmp_path, width, height)
-    try:
-        for lang in ("zh", "en"):
-            driver.get(page.as_uri() + f"?lang={lang}")
-            result = axe_run(driver)
-            assert "error" not in result, result
-            assert result["violations"] == [], (lang, width, result["violations"])
-            assert result["passes"] > 20
-    finally:
-        driver.quit()
+def test_axe_finds_no_violation(page: Path, chromium, width: int, height: int) -> None:
+    driver = chromium(width, height)
+    for lang in ("zh", "en"):
+        driver.get(page.as_uri() + f"?lang={lang}")
+        result = axe_run(driver)
+        assert "error" not in result, result
+        assert result["violations"] == [], (lang, width, result["violations"])
+        assert result["passes"] > 20
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
-def test_what_students_see(page: Path, tmp_path: Path, width: int, height: int) -> None:
+def test_what_students_see(page: Path, chromium, width: int, height: int) -> None:
     """Cues placed in the band; the clips folded behind one control on a phone, open on a
     desktop; a favicon; no internal names; headings and labels with text."""
-    driver = _chromium(tmp_path, width, height)
-    try:
-        for lang in ("zh", "en"):
-            driver.get(page.as_uri() + f"?lang={lang}")
-            seen = driver.execute_script("""
-                const v = document.getElementById("player");
-                const cues = Array.from(v.textTracks[0].cues);
-                const icon = document.querySelector("link[rel=icon]");
-                return {cues: cues.map(c => [c.snapToLines, c.line, c.lineAlign, c.size]),
-                        open: document.getElementById("clips-box").open,
-                        clips: document.querySelectorAll("#clips video").length,
-                        icon: icon && icon.href, text: document.body.innerText,
-                        empty: Array.from(document.querySelectorAll("h1,h2,h3,label"))
-                                 .filter(e => !e.textContent.trim()).length,
-                        landmarks: ["header", "main", "nav"].map(
-                          t => document.querySelectorAll(t).length)};""")
-            band_top = 100 * (1 - style.SUBTITLE_BAND_SHARE)
-            assert seen["cues"], "the player has cues"
-            for snap, line, align, size in seen["cues"]:
-                # the cue's top in the band, two lines of 5% of the height still inside it
-                assert not snap and align == "start" and size <= 95
-                assert band_top <= line <= 100 - 2 * 5 * 1.25
-            assert seen["clips"] == N_CLIPS
-            assert seen["open"] == (width >= 1000)
-            assert seen["icon"].startswith("data:image/svg+xml")
-            assert "qkv_math" not in seen["text"] and "scene_" not in seen["text"]
-            assert seen["empty"] == 0 and seen["landmarks"] == [1, 1, 1]
-    finally:
-        driver.quit()
+    driver = chromium(width, height)
+    for lang in ("zh", "en"):
+        driver.get(page.as_uri() + f"?lang={lang}")
+        seen = driver.execute_script("""
+            const v = document.getElementById("player");
+            const cues = Array.from(v.textTracks[0].cues);
+            const icon = document.querySelector("link[rel=icon]");
+            return {cues: cues.map(c => [c.snapToLines, c.line, c.lineAlign, c.size]),
+                    open: document.getElementById("clips-box").open,
+                    clips: document.querySelectorAll("#clips video").length,
+                    icon: icon && icon.href, text: document.body.innerText,
+                    empty: Array.from(document.querySelectorAll("h1,h2,h3,label"))
+                             .filter(e => !e.textContent.trim()).length,
+                    landmarks: ["header", "main", "nav"].map(
+                      t => document.querySelectorAll(t).length)};""")
+        band_top = 100 * (1 - style.SUBTITLE_BAND_SHARE)
+        assert seen["cues"], "the player has cues"
+        for snap, line, align, size in seen["cues"]:
+            # the cue's top in the band, two lines of 5% of the height still inside it
+            assert not snap and align == "start" and size <= 95
+            assert band_top <= line <= 100 - 2 * 5 * 1.25
+        assert seen["clips"] == N_CLIPS
+        assert seen["open"] == (width >= 1000)
+        assert seen["icon"].startswith("data:image/svg+xml")
+        assert "qkv_math" not in seen["text"] and "scene_" not in seen["text"]
+        assert seen["empty"] == 0 and seen["landmarks"] == [1, 1, 1]
 
 
-def test_the_chapter_playing_is_marked(page: Path, tmp_path: Path) -> None:
+def test_the_chapter_playing_is_marked(page: Path, chromium) -> None:
     """aria-current follows the player's time (set here; the clips are empty files, so the
     player has no media to play and the time is moved as a seek would)."""
-    driver = _chromium(tmp_path, 1366, 900)
-    try:
-        driver.get(page.as_uri() + "?lang=en")
-        marked = driver.execute_script("""
-            const v = document.getElementById("player");
-            const at = t => { Object.defineProperty(v, "currentTime",
-                                {value: t, configurable: true});
-                              v.dispatchEvent(new Event("timeupdate"));
-                              return Array.from(document.querySelectorAll(
-                                "#chapters button[aria-current=true]"))
-                                .map(b => b.textContent); };
-            return [at(0), at(0.5), at(25), at(149)];""")
-        assert marked[0] == []  # not started
-        assert [len(m) for m in marked[1:]] == [1, 1, 1]
-        assert marked[1][0].endswith("en scene 1") and marked[2][0].endswith("en scene 3")
-        assert marked[3][0].endswith(f"en scene {N_CLIPS}")
-    finally:
-        driver.quit()
+    driver = chromium(1366, 900)
+    driver.get(page.as_uri() + "?lang=en")
+    marked = driver.execute_script("""
+        const v = document.getElementById("player");
+        const at = t => { Object.defineProperty(v, "currentTime",
+                            {value: t, configurable: true});
+                          v.dispatchEvent(new Event("timeupdate"));
+                          return Array.from(document.querySelectorAll(
+                            "#chapters button[aria-current=true]"))
+                            .map(b => b.textContent); };
+        return [at(0), at(0.5), at(25), at(149)];""")
+    assert marked[0] == []  # not started
+    assert [len(m) for m in marked[1:]] == [1, 1, 1]
+    assert marked[1][0].endswith("en scene 1") and marked[2][0].endswith("en scene 3")
+    assert marked[3][0].endswith(f"en scene {N_CLIPS}")

@@ -691,39 +691,6 @@ def test_deck_converts_to_pdf_with_every_slide(rendered, tmp_path):
         assert shown == pytest.approx(content_share(last), rel=0.25), (k, clip.name)
 
 
-def _chromium(tmp_path, width: int, height: int):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--mute-audio",
-                 "--autoplay-policy=no-user-gesture-required",
-                 f"--user-data-dir={tmp_path / f'profile-{width}'}",
-                 f"--window-size={width},{height}"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    driver.set_window_size(width, height)
-    return driver
-
-
-@pytest.fixture(scope="module")
-def chromium(tmp_path_factory):
-    """The module's headless Chromium, started once (a start is about 1.4 CPU s and 2.5 s):
-    each page test asks for it at its window size and loads its page afresh (the page
-    keeps no state between loads: no storage, no cookies)."""
-    driver = _chromium(tmp_path_factory.mktemp("chromium"), 1366, 900)
-
-    def sized(width: int, height: int):
-        driver.set_window_size(width, height)
-        return driver
-
-    yield sized
-    driver.quit()
-
-
 def _page_json(out: Path) -> dict:
     text = (out / "index.html").read_text("utf-8")
     blob = re.search(r'<script id="data" type="application/json">(.*?)</script>', text, re.S)
