@@ -119,17 +119,23 @@ def syllable_phonemes(pinyin: str) -> str:
 
 
 @functools.cache
-def _syllable_table() -> dict[str, str]:
-    """Phonemes -> pinyin for every reading pypinyin knows (to name what the engine says)."""
+def _known_syllables() -> tuple[str, ...]:
+    """Every reading pypinyin knows, as tone-numbered pinyin (``zhong1``), each also in the
+    neutral tone (``zhong5``), sorted."""
     from pypinyin.pinyin_dict import pinyin_dict
     from pypinyin.style.tone import ToneConverter
 
     conv = ToneConverter()
     readings = {r for rs in pinyin_dict.values() for r in rs.split(",")}  # ~1,500 of 53,000
     seen = {conv.to_tone3(r, neutral_tone_with_five=True) for r in readings}
-    for base in {re.sub(r"\d", "", s) for s in seen}:
-        seen.add(f"{base}5")
-    return {p: s for s in sorted(seen) if (p := syllable_phonemes(s))}
+    seen |= {re.sub(r"\d", "", s) + "5" for s in seen}
+    return tuple(sorted(seen))
+
+
+@functools.cache
+def _syllable_table() -> dict[str, str]:
+    """Phonemes -> pinyin for every reading pypinyin knows (to name what the engine says)."""
+    return {p: s for s in _known_syllables() if (p := syllable_phonemes(s))}
 
 
 def _name(ph: str) -> str:
@@ -276,18 +282,10 @@ def check_zh(scene: str, beat: str, text: Resolved) -> tuple[int, list[Mismatch]
 def _kokoro_table() -> dict[str, str]:
     """misaki's phonemes -> pinyin for every reading pypinyin knows (names what Kokoro
     says)."""
-    from pypinyin.pinyin_dict import pinyin_dict
-    from pypinyin.style.tone import ToneConverter
-
     from narration.tts.kokoro import syllable_ipa
 
-    conv = ToneConverter()
-    readings = {r for rs in pinyin_dict.values() for r in rs.split(",")}  # ~1,500 of 53,000
-    seen = {conv.to_tone3(r, neutral_tone_with_five=True) for r in readings}
-    for base in {re.sub(r"\d", "", x) for x in seen}:
-        seen.add(f"{base}5")
     out: dict[str, str] = {}
-    for py in sorted(seen):
+    for py in _known_syllables():
         try:
             out.setdefault(syllable_ipa(py), py)
         except Exception:  # a syllable misaki's table lacks (interjections): cannot be said

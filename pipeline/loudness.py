@@ -2,8 +2,8 @@
 
 The master is measured with ffmpeg's ``ebur128`` filter (EBU R 128 / ITU-R BS.1770, true
 peak at 4x oversampling); a scene's narration, while it is brought to the target, in this
-process with NumPy (the same measure, :func:`integrated`). ``loudnorm`` cannot reach −14 LUFS here:
-the offline voices peak at full scale and narration has little loudness range, so its
+process with NumPy (the same measure, :func:`integrated`). ``loudnorm`` cannot reach −14
+LUFS here: the offline voices peak at full scale and narration has little loudness range, so its
 dynamic mode stops short (−15.6 LUFS on the Chinese worked example). Instead a gain is
 found by measurement, a look-ahead limiter at 192 kHz keeps the true peak under the
 ceiling, and what the limiter left above the target is turned down exactly to it: one
