@@ -263,7 +263,7 @@ video { width:100%; background:#000; display:block; }
 #clips-box { background:none; padding:0; } #clips-box > summary { margin-bottom:8px; }
 details { background:#1c2230; margin:6px 0; padding:8px; } summary { cursor:pointer; }
 details p { color:#2ec4b6; } a { color:#7aa2f7; }
-#lab { background:#1c2230; padding:1px 12px 10px; }
+#lab { background:#1c2230; padding:1px 12px 10px; margin-top:16px; }
 #lab h2 { margin-top:.6em; }
 #lab .row { margin:6px 0; } #lab label { display:inline; } #lab input[type=range] { width:100%; }
 #lab table { width:100%; border-collapse:collapse; font-size:.95em; }
@@ -415,6 +415,10 @@ function show(l) {
   // with the overview above, say whose chapters and clips these are
   if (v.overview && v.src) for (const k of ["chapters", "clips"])
     document.getElementById("h-" + k).textContent = w.full + " · " + w[k];
+  // a language with only the overview has no chapters, clips or quiz: no empty sections
+  document.getElementById("chapter-nav").hidden = !v.chapters.length;
+  document.getElementById("clips-section").hidden = !v.clips.length;
+  document.getElementById("quiz-section").hidden = !v.quiz.length;
   const ch = document.getElementById("chapters"); ch.replaceChildren();
   v.chapters.forEach(c => { const li = el("li"); const b = el("button", {"data-t": c.t});
     b.appendChild(el("span", {class: "t"}, stamp(c.t))); b.appendChild(el("span", {}, c.title));

@@ -116,3 +116,33 @@ def test_the_chapter_playing_is_marked(page: Path, chromium) -> None:
     assert [len(m) for m in marked[1:]] == [1, 1, 1]
     assert marked[1][0].endswith("en scene 1") and marked[2][0].endswith("en scene 3")
     assert marked[3][0].endswith(f"en scene {N_CLIPS}")
+
+
+def test_a_page_with_only_the_overview_shows_no_empty_sections(tmp_path: Path,
+                                                               chromium) -> None:
+    """A run that made only the overview has no chapters, clips or quiz in that language:
+    their sections are not shown (no "0 scene clips"), the overview and the lab are, and
+    axe finds nothing on a phone."""
+    from pipeline.page import write_page
+
+    folder = tmp_path / "out" / "zh" / "overview"
+    folder.mkdir(parents=True)
+    subtitle_files.write([Cue(0.5, 3.0, ("概览第一句",))], folder / "video.vtt", "vtt")
+    (folder / "manifest.json").write_text(json.dumps(
+        {"title": "两分钟", "duration": 6.0, "subtitles": {"tracks": ["zh"]},
+         "scenes": [{"id": "ov_scores", "title": "分数", "start": 0.0, "end": 6.0,
+                     "beats": [{"id": "intro", "text": "概览第一句"}]}]}), "utf-8")
+    page = write_page(tmp_path / "out", ["zh"], None, tmp_path / "cache")
+    assert page is not None
+    driver = chromium(390, 844)
+    driver.get(page.as_uri())
+    seen = driver.execute_script("""
+        const shown = id => { const e = document.getElementById(id);
+                              return !!e && e.offsetParent !== null; };
+        return {sections: ["chapter-nav", "clips-section", "quiz-section", "lab"].map(shown),
+                overview: document.querySelectorAll("video").length,
+                text: document.body.innerText};""")
+    assert seen["sections"] == [False, False, False, True]
+    assert seen["overview"] == 1 and "0 个" not in seen["text"]
+    result = axe_run(driver)
+    assert result["violations"] == [], result["violations"]
