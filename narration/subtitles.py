@@ -44,7 +44,10 @@ Rules, in short:
   further), consecutive cues are at least ``gap`` apart (default 2 frames at 25 fps =
   0.08 s), and a cue never leaves ``[offset, offset + speech_end]`` of its beat, except that
   a cue too short to read (under 1.2 s, or faster than ``COMFORT_CPS``) may stay up to
-  ``GRACE`` (0.5 s) past the speech when the next beat has not begun. Times are
+  ``GRACE`` (0.5 s) past the speech when the next beat has not begun, and a cue still too
+  short or faster than ``MAX_CPS`` may start up to ``LEAD`` (3 frames at 25 fps) before its
+  speech, after the cue before it and never before the previous beat's speech ends (in a
+  track; a beat alone keeps its cues inside it). Times are
   whole milliseconds (SRT precision). Only if a beat's speech is too short to hold its cues
   with these gaps are the gap and the 2-frame minimum visibility shrunk (cues then stay
   ordered and non-overlapping).
@@ -99,6 +102,12 @@ GRACE = 0.5
 (Netflix: a cue ends at most 12 frames after the speech)."""
 COMFORT_CPS = {True: 7.0, False: 15.0}
 """Reading speed (zh: True) a cue is held on screen for, when the next cue leaves room."""
+MAX_CPS = {True: 9.0, False: 20.0}
+"""The fastest reading speed (zh: True) a cue may ask for (Netflix: 17-20 characters a
+second for adults in English; the quality report judges cues by it)."""
+LEAD = 3 * FRAME
+"""How long before its speech a cue too short or too fast to read may start (Netflix asks
+cues to start within 3 frames of the speech)."""
 
 # Characters whose break-after behaviour is special.
 _SENTENCE_END = SENTENCE_ENDS | {"."}
@@ -165,6 +174,8 @@ class _RawCue:
     lines: tuple[str, ...]
     read_ms: int = 0  # how long the lines take to read at a comfortable speed
     grace_hi: int = -1  # how far past the speech a too-short cue may stay (ms; -1: hi)
+    need_ms: int = 0  # how long the lines take to read at the fastest speed allowed
+    lead_lo: int = -1  # how early a too-short or too-fast cue may start (ms; -1: lo)
 
 
 # --------------------------------------------------------------------------- characters
@@ -600,7 +611,9 @@ def _group_lines(text: str, zh: bool, atoms: list[_Atom], lines: list[tuple[int,
 
 def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
               speech_end: float, max_lines: int = MAX_LINES,
-              room: float = 0.0) -> list[_RawCue]:
+              room: float = 0.0, before: float | None = None) -> list[_RawCue]:
+    """The beat's cues before scheduling; ``room`` is the pause after its speech,
+    ``before`` the end of the previous beat's speech in a track (None: a beat alone)."""
     zh = _is_zh(lang)
     if not (math.isfinite(offset) and math.isfinite(speech_end)):
         raise ValueError("offset and speech_end must be finite")
@@ -616,6 +629,8 @@ def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
     lo = _ms_up(offset)
     hi = max(lo, _ms_down(offset + speech_end))
     grace_hi = hi + _ms_down(max(0.0, min(room, GRACE)))
+    lead_lo = lo if before is None else min(lo, max(0, lo - _ms_down(LEAD),
+                                                     _ms_down(before) + 1))
     out: list[_RawCue] = []
     lines = _break_lines(text, atoms, zh, times, max_lines == 1)
     for group in _group_lines(text, zh, atoms, lines, times, max_lines):
@@ -625,9 +640,10 @@ def _raw_cues(text: str, words: Sequence[WordTiming], lang: str, offset: float,
             continue
         start, end = _span_time(text, t0, t1, atoms[group[0][0]].start,
                                 atoms[group[-1][1] - 1].end)
+        chars = reading_chars(lines, zh)
         out.append(_RawCue(round((offset + start) * 1000), round((offset + end) * 1000),
-                           lo, hi, lines, round(reading_chars(lines, zh) / COMFORT_CPS[zh]
-                                                * 1000), grace_hi))
+                           lo, hi, lines, round(chars / COMFORT_CPS[zh] * 1000), grace_hi,
+                           math.ceil(chars / MAX_CPS[zh] * 1000), lead_lo))
     return out
 
 
@@ -684,6 +700,11 @@ def _schedule(raw: Sequence[_RawCue], gap: float) -> list[Cue]:
         end = max(min(max(r.end, s + want), limit), s + visible)
         if end - s < want:  # too short to read: it may outlast the speech a little
             end = max(end, min(s + want, after))
+        need = max(min_ms, r.need_ms) - (end - s)
+        if need > 0:  # still too short or too fast: start a little before the speech
+            floor = max(r.lead_lo if r.lead_lo >= 0 else r.lo, end - max_ms,
+                        round(cues[-1].end * 1000) + gap_ms if cues else 0)
+            s = min(s, max(floor, s - min(need, _ms_down(LEAD))))
         cues.append(Cue(s / 1000, end / 1000, r.lines))
     return cues
 
@@ -719,7 +740,8 @@ def build_track(beats: Sequence[tuple[str, Sequence[WordTiming], float, float]],
                              f"ends ({prev_end:.3f} s)")
         prev_end = offset + speech_end
         room = beats[k + 1][2] - prev_end if k + 1 < len(beats) else GRACE
-        raw.extend(_raw_cues(text, words, lang, offset, speech_end, max_lines, room))
+        raw.extend(_raw_cues(text, words, lang, offset, speech_end, max_lines, room,
+                             beats[k - 1][2] + beats[k - 1][3] if k else 0.0))
     return _schedule(raw, gap)
 
 

@@ -19,6 +19,7 @@ from common.stills import THRESHOLD, StillSpans, luma
 from narration.breaks import counted_break
 from narration.style import MIN_LABEL_PX
 from narration.subtitles import (
+    MAX_CPS,
     MAX_DURATION,
     MIN_DURATION,
     ZH_DROP,
@@ -34,7 +35,7 @@ HOLD_LIMITS = {"full": HOLD_LIMIT, "overview": 5.0}
 """The same limit for each cut: a two-minute overview must keep moving."""
 STILL_REPORTED = 3.0
 """Still stretches shorter than this are not listed."""
-CPS_LIMIT = {"zh": 9.0, "en": 20.0}
+CPS_LIMIT = {"zh": MAX_CPS[True], "en": MAX_CPS[False]}  # what the cues are made to
 CPS_MEDIAN_LIMIT = {"zh": 9.0, "en": 17.0}
 
 

@@ -149,3 +149,48 @@ def test_a_short_beat_keeps_its_cue_readable_in_the_pause_after_it() -> None:
     # With the next beat right after the speech, it ends before that beat's cue starts.
     tight = build_track([("想一想", words, 10.0, 0.65), ("下一句话开始了。", [], 10.7, 2.0)], "zh")
     assert tight[0].end <= tight[1].start - 0.08 + 1e-3
+
+
+def _evenly(text: str, seconds: float) -> list[WordTiming]:
+    """Each word of ``text`` timed evenly over ``seconds`` (as fast as a voice may read)."""
+    import re
+
+    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    step = seconds / len(spans)
+    return [WordTiming(i * step, (i + 1) * step, a, b) for i, (a, b) in enumerate(spans)]
+
+
+FAST = "It is tagged “a place name” and “where I grew up”."  # 50 characters
+
+
+@pytest.mark.parametrize("before", [0.0, 0.05, 1.0])
+def test_a_cue_spoken_too_fast_starts_up_to_three_frames_early(before: float) -> None:
+    """Spoken in 2.45 s (20.4 characters a second) right before the next beat: the cue may
+    start up to 3 frames before its speech to be read at 20 a second, never before the
+    previous beat's speech ends; a beat alone keeps its cue inside it."""
+    from narration.subtitles import LEAD, MAX_CPS, reading_chars
+
+    offset = 10.0
+    beats = [("Before.", _evenly("Before.", 1.0), offset - before - 1.0, 1.0),
+             (FAST, _evenly(FAST, 2.45), offset, 2.45),
+             ("After this.", _evenly("After this.", 1.0), offset + 2.53, 1.0)]
+    cues = build_track(beats, "en")
+    fast = next(c for c in cues if c.lines[0].startswith("It is"))
+    rate = reading_chars(fast.lines, False) / (fast.end - fast.start)
+    assert fast.end <= offset + 2.45 + 1e-6
+    assert fast.start > offset - before or fast.start == offset  # after the speech before
+    if before >= LEAD + 0.08:  # room for the lead and the gap after the cue before
+        assert fast.start >= offset - LEAD - 1e-6 and rate <= MAX_CPS[False]
+    elif before == 0.0:
+        assert fast.start == pytest.approx(offset) and rate > MAX_CPS[False]
+    alone = cues_for_beat(FAST, _evenly(FAST, 2.45), "en", offset, 2.45)
+    assert alone[0].start >= offset
+    # "Before." is spoken in 1.0 s: it stays into the pause after it if there is one,
+    # else it starts 3 frames early (still short of 1.2 s, by design)
+    first = cues[0]
+    if before >= 0.2:
+        assert first.end - first.start >= MIN_DURATION - 1e-3
+    else:
+        assert first.start == pytest.approx(beats[0][2] - LEAD)
+    for a, b in itertools.pairwise(cues):
+        assert b.start - a.end >= 0.08 - 1e-6
