@@ -29,7 +29,7 @@ from pipeline.config import BuildConfig, Inputs
 from pipeline.outputs import build_language, language_key, previous_key
 from pipeline.progress import BuildProgress, Timer
 from pipeline.scene_audio import EarlyVoices
-from pipeline.scene_jobs import render_jobs, scene_jobs, start_zygote
+from pipeline.scene_jobs import SceneServer, render_jobs, scene_jobs
 from pipeline.segments import SegmentStore
 from pipeline.store import Lookup, SceneStore
 from pipeline.voice import cached_clips, synthesize
@@ -79,7 +79,8 @@ def _build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildP
            plan_only: bool, early: EarlyVoices) -> Summary:
     summary = Summary()
     store = SceneStore(config.scene_cache)
-    cache = AudioCache(config.audio_cache)
+    server = SceneServer(config, config.out / ".work", inputs.langs)
+    cache = AudioCache(config.audio_cache, on_miss=None if plan_only else server.start)
     clips: dict[str, dict[tuple[str, str], SpeechClip]] = {}
     complete = list(inputs.scenes)
     if config.scheduler and not plan_only:
@@ -88,8 +89,6 @@ def _build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildP
         from pipeline.dask_pool import connect  # distributed, only when asked
 
         connect(config.scheduler).close()
-    # The scene processes' server loads Manim while the voice is made and the scenes planned.
-    zygote = None if plan_only else start_zygote(config, config.out / ".work", inputs.langs)
     try:
         with Timer(progress, "voice"):
             for lang in inputs.langs:
@@ -155,12 +154,13 @@ def _build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildP
         summary.rendered = [j.label for j in todo]
         for j in todo:
             progress.say(f"{j.label}: render ({j.lookup.reason})")
+        if todo:
+            server.start()  # if no clip was synthesized
         render_jobs(todo, config, plan_inputs, store, progress, config.out / ".work",
-                    zygote, lambda job: early.start(job.lang, job.script, job.entry,
-                                                    clips[job.lang]))
+                    server.zygote, lambda job: early.start(job.lang, job.script, job.entry,
+                                                           clips[job.lang]))
     finally:
-        if zygote is not None:
-            zygote.kill()  # nothing to render, or it failed (a pool closes its own)
+        server.kill()  # nothing to render, or it failed (a pool closes its own)
 
     problems = [w for j in jobs if j.entry is not None for w in j.entry.times.layout]
     if problems and not config.accept_layout:

@@ -5,6 +5,7 @@ rendering the ones to redo in one executor: the local pool of processes, or a Da
 from __future__ import annotations
 
 import shutil
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -73,10 +74,35 @@ def scene_jobs(config: BuildConfig, inputs: Inputs, store: SceneStore,
 
 
 def start_zygote(config: BuildConfig, work: Path, langs: Sequence[str]) -> Zygote | None:
-    """The local pool's scene processes' server, started now so that Manim loads while the
-    build makes the voice and plans (None with a Dask scheduler); with Chinese among
-    ``langs``, what Chinese scenes load is loaded once there too."""
+    """The local pool's scene processes' server (None with a Dask scheduler); with Chinese
+    among ``langs``, what Chinese scenes load is loaded once there too."""
     return None if config.scheduler else Zygote(work / "logs", chinese="zh" in langs)
+
+
+class SceneServer:
+    """The scene processes' server, started by the first :meth:`start` (from any thread):
+    when the build first synthesizes a clip, so Manim loads while the voice is made and the
+    scenes are planned, or once the plan has scenes to render. A build that renders none
+    (a rerun, a change to the outputs only) never starts it: loading Manim (and jieba, for
+    Chinese) cost 1.5-4 CPU s there."""
+
+    def __init__(self, config: BuildConfig, work: Path, langs: Sequence[str]) -> None:
+        self._args = (config, work, langs)
+        self._lock = threading.Lock()
+        self._started = False
+        self.zygote: Zygote | None = None
+
+    def start(self) -> None:
+        with self._lock:
+            if not self._started:
+                self._started = True
+                self.zygote = start_zygote(*self._args)
+
+    def kill(self) -> None:
+        with self._lock:
+            self._started = True  # none started after this
+            if self.zygote is not None:
+                self.zygote.kill()
 
 
 def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False,
@@ -100,7 +126,7 @@ def render_jobs(todo: list[SceneJob], config: BuildConfig, inputs: Inputs,
                 zygote: Zygote | None = None,
                 rendered: Callable[[SceneJob], None] | None = None) -> None:
     """Render ``todo`` in one pool of ``config.jobs`` processes (longest first), forked from
-    ``zygote`` if given (see ``start_zygote``); ``rendered(job)`` is called as each job's
+    ``zygote`` if given (see ``SceneServer``); ``rendered(job)`` is called as each job's
     entry is stored."""
     if not todo:
         return

@@ -110,8 +110,13 @@ def test_a_rerun_with_nothing_changed_rebuilds_nothing(built):
     stale.write_bytes(b"old")
     month = time.time() - 31 * 86400
     os.utime(stale, (month, month))
+    server_log = out / ".work" / "logs" / "zygote.log"
+    assert server_log.is_file()  # the first run rendered through the scene server
+    server_log.unlink()
     again = _run(out, cache)
     assert _summary(again.stderr) == {"synthesized": 0, "rendered": 0, "reused": 2}
+    # nothing to render: the scene processes' server (Manim's load) was not started
+    assert not server_log.exists()
     assert "outputs none rebuilt, zh unchanged" in again.stderr
     assert not stale.exists() and any(texts.glob("*.pkl"))  # pruned; the used ones kept
     after = {p: p.stat().st_mtime_ns for p in (out / "zh").rglob("*") if p.is_file()}
