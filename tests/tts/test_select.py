@@ -79,6 +79,45 @@ def test_offline_mode_never_imports_or_touches_the_network(tmp_path: Path) -> No
     }
 
 
+def test_a_kokoro_that_does_not_import_falls_back_to_espeak_with_a_warning(tmp_path: Path
+                                                                           ) -> None:
+    """Kokoro's modules are looked for, not imported, when the engine is chosen (a second of
+    every run); one installed but failing to import (here misaki's G2P blocked in
+    ``sys.modules``, as a broken install would) still gives espeak-ng's Chinese with one
+    warning, not a failed build."""
+    script = textwrap.dedent(
+        """
+        import json, sys
+        from pathlib import Path
+
+        sys.modules["misaki.zh"] = None  # "import misaki.zh" raises ImportError
+        from narration.tts import AudioCache, choose_engine
+        warnings = []
+        engine = choose_engine("offline", warnings.append)
+        cache = AudioCache(Path(sys.argv[1]))
+        clips = [cache.get_or_synthesize(engine, t, None, None, "zh")
+                 for t in ("第一句。", "第二句。")]
+        print(json.dumps({"warnings": warnings, "engines": [c.engine for c in clips]}))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=True)
+    report = json.loads(done.stdout)
+    assert report["engines"] == ["espeak", "espeak"]
+    assert len(report["warnings"]) == 1
+    assert report["warnings"][0].startswith("Kokoro voice unavailable: ")
+    assert "uses espeak-ng" in report["warnings"][0]
+    # Choosing Kokoro and naming its voice (what a build that synthesizes nothing does)
+    # imports neither its G2P nor its dictionaries.
+    look = subprocess.run(
+        [sys.executable, "-c", "import sys; from narration.tts import choose_engine; "
+         "e = choose_engine('offline', print); e.default_voice('zh'); "
+         "print(sorted(m for m in ('misaki.zh', 'pypinyin', 'jieba', 'onnxruntime') "
+         "if m in sys.modules))"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, check=True)
+    assert look.stdout.strip() == "[]", look.stdout
+
+
 def test_auto_falls_back_once(no_network: list[tuple], tmp_path: Path) -> None:
     online, offline, warnings = CountingEdge(timeout=2.0), CountingEspeak(), []
     auto = AutoEngine(online, offline, warnings.append)
