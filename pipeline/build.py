@@ -80,7 +80,7 @@ def _build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildP
     summary = Summary()
     store = SceneStore(config.scene_cache)
     server = SceneServer(config, config.out / ".work", inputs.langs)
-    cache = AudioCache(config.audio_cache, on_miss=None if plan_only else server.start)
+    cache = AudioCache(config.audio_cache)
     clips: dict[str, dict[tuple[str, str], SpeechClip]] = {}
     complete = list(inputs.scenes)
     if config.scheduler and not plan_only:
@@ -90,6 +90,11 @@ def _build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildP
 
         connect(config.scheduler).close()
     try:
+        # Clips to synthesize: the scene processes' server loads Manim while they are made.
+        # (Started here, on the main thread: it dies with the thread that started it.)
+        if not plan_only and any(cached_clips(cache, engine, inputs.scripts[lang], lang)[1]
+                                 for lang in inputs.langs):
+            server.start()
         with Timer(progress, "voice"):
             for lang in inputs.langs:
                 if plan_only:  # look up, never synthesize

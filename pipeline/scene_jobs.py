@@ -80,11 +80,12 @@ def start_zygote(config: BuildConfig, work: Path, langs: Sequence[str]) -> Zygot
 
 
 class SceneServer:
-    """The scene processes' server, started by the first :meth:`start` (from any thread):
-    when the build first synthesizes a clip, so Manim loads while the voice is made and the
-    scenes are planned, or once the plan has scenes to render. A build that renders none
-    (a rerun, a change to the outputs only) never starts it: loading Manim (and jieba, for
-    Chinese) cost 1.5-4 CPU s there."""
+    """The scene processes' server, started by the first :meth:`start`: before the voice
+    when it has clips to synthesize (so Manim loads meanwhile), else once the plan has
+    scenes to render. A build that renders none (a rerun, a change to the outputs only)
+    never starts it: loading Manim (and jieba, for Chinese) cost 1.5-4 CPU s there.
+    Start it on the thread that lives as long as the build: the server is killed when
+    the thread that started it ends (``PR_SET_PDEATHSIG``)."""
 
     def __init__(self, config: BuildConfig, work: Path, langs: Sequence[str]) -> None:
         self._args = (config, work, langs)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 import threading
-from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
@@ -60,12 +59,9 @@ class AudioCache:
     cached is used without any network access.
     """
 
-    def __init__(self, root: Path, on_miss: Callable[[], None] | None = None) -> None:
+    def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self.synthesized = 0  # clips made (cache misses) by this instance, for progress
-        # called (from the thread that misses) before each clip is synthesized: a build
-        # starts what it needs only when something is made (pipeline.build)
-        self.on_miss = on_miss
         self.used: set[str] = set()  # keys read or written by this instance
         self._count_lock = threading.Lock()
         self._local = threading.local()
@@ -122,8 +118,6 @@ class AudioCache:
             return clip
         key = cache_key(engine.name, voice, rate, text)
         wav, meta_path = self.paths(key)
-        if self.on_miss is not None:
-            self.on_miss()
         words = engine.synthesize(text, voice, rate, wav)  # writes wav atomically
         with self._count_lock:
             self.synthesized += 1
