@@ -89,22 +89,19 @@ def beat_plans(script: SceneScript, clips: dict[tuple[str, str], SpeechClip]
 
 def cached_clips(cache: AudioCache, engine: Engine, scripts: list[SceneScript], lang: str
                  ) -> tuple[dict[tuple[str, str], SpeechClip], list[str]]:
-    """The beats' clips already cached, and the beats (scene.beat) still to synthesize."""
-    from narration.tts.select import route
-
+    """The beats' clips already cached, and the beats (scene.beat) still to synthesize:
+    what :func:`synthesize` would find and make (nothing is synthesized)."""
     found: dict[tuple[str, str], SpeechClip] = {}
     missing = []
     rate = narration_rate(lang)
     for s in scripts:
         for b in s.beats:
-            def look(eng, v, text=b.text.spoken):
-                clip = cache.lookup(eng.name, text, v, rate)
-                if clip is None:
-                    raise LookupError(text)
-                return clip
-
             try:
-                found[(s.scene_id, b.id)] = route(engine, look, engine.default_voice(lang))
-            except Exception:  # not cached, or an engine that cannot even route
+                clip = cache.cached(engine, b.text.spoken, None, rate, lang)
+            except Exception:  # an engine that cannot even route
+                clip = None
+            if clip is None:
                 missing.append(f"{s.scene_id}.{b.id}")
+            else:
+                found[(s.scene_id, b.id)] = clip
     return found, missing

@@ -97,6 +97,18 @@ class AudioCache:
         return route(engine, lambda eng, v: self._get_or_make(eng, text, v, rate),
                      voice)
 
+    def cached(self, engine: Engine, text: str, voice: str | None, rate: int | str | None,
+               lang: str) -> SpeechClip | None:
+        """The clip :meth:`get_or_synthesize` would find for these settings, or None where
+        it would synthesize one; nothing is synthesized and no network is touched."""
+        voice = voice or engine.default_voice(lang)
+        rate = DEFAULT_RATE if rate is None else rate
+        for eng, v in getattr(engine, "cached_first", lambda _v: [])(voice):
+            clip = self.lookup(eng.name, text, v, rate)
+            if clip is not None:
+                return clip
+        return route(engine, lambda eng, v: self.lookup(eng.name, text, v, rate), voice)
+
     def lookup(self, engine_name: str, text: str, voice: str, rate: int | str
                ) -> SpeechClip | None:
         """The cached clip, or None if missing or unreadable."""

@@ -191,3 +191,24 @@ def test_edge_mode_reports_unreachable(no_network: list[tuple], tmp_path: Path) 
     with pytest.raises(TTSUnavailable, match=r"^online voice unreachable: "):
         AudioCache(tmp_path).get_or_synthesize(engine, "Hello.", None, None, "en")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_what_a_build_would_synthesize_is_what_it_does(no_network: list[tuple],
+                                                       tmp_path: Path) -> None:
+    """The look-up before the voice (a plan, and whether the build starts its scene server
+    early) finds what ``get_or_synthesize`` would: a clip the automatic voice's offline
+    fallback made is found by a fresh automatic voice, without the network and without
+    falling back; one never made is not found."""
+    cache = AudioCache(tmp_path)
+    first = AutoEngine(CountingEdge(timeout=2.0), CountingEspeak(), [].append)
+    made = cache.get_or_synthesize(first, TEXTS[0], None, None, "zh")
+    assert made.engine == "espeak" and first.fell_back
+    tries = len(no_network)  # the first engine's tries of the network
+    warnings: list[str] = []
+    fresh = AutoEngine(CountingEdge(timeout=2.0), CountingEspeak(), warnings.append)
+    found = cache.cached(fresh, TEXTS[0], None, None, "zh")
+    assert found is not None and found.path == made.path
+    assert cache.cached(fresh, TEXTS[1], None, None, "zh") is None
+    assert fresh.online.calls == 0 and fresh.offline.calls == 0
+    assert not fresh.fell_back and warnings == []
+    assert tries > 0 and len(no_network) == tries  # none from the look-ups
