@@ -88,12 +88,12 @@ class AudioCache:
         """
         voice = voice or engine.default_voice(lang)
         rate = DEFAULT_RATE if rate is None else rate
-        for eng, v in getattr(engine, "cached_first", lambda _v: [])(voice):
-            clip = self.lookup(eng.name, text, v, rate)
-            if clip is not None:
-                if hasattr(engine, "last_engine"):
-                    engine.last_engine = eng
-                return clip
+        found = self._cached_first(engine, text, voice, rate)
+        if found is not None:
+            eng, clip = found
+            if hasattr(engine, "last_engine"):
+                engine.last_engine = eng
+            return clip
         return route(engine, lambda eng, v: self._get_or_make(eng, text, v, rate),
                      voice)
 
@@ -103,11 +103,20 @@ class AudioCache:
         it would synthesize one; nothing is synthesized and no network is touched."""
         voice = voice or engine.default_voice(lang)
         rate = DEFAULT_RATE if rate is None else rate
+        found = self._cached_first(engine, text, voice, rate)
+        if found is not None:
+            return found[1]
+        return route(engine, lambda eng, v: self.lookup(eng.name, text, v, rate), voice)
+
+    def _cached_first(self, engine: Engine, text: str, voice: str, rate: int | str
+                      ) -> tuple[Engine, SpeechClip] | None:
+        """A clip cached by one of the engines ``engine`` looks in before choosing one
+        (``AutoEngine.cached_first``: a rerun never waits for the online voice)."""
         for eng, v in getattr(engine, "cached_first", lambda _v: [])(voice):
             clip = self.lookup(eng.name, text, v, rate)
             if clip is not None:
-                return clip
-        return route(engine, lambda eng, v: self.lookup(eng.name, text, v, rate), voice)
+                return eng, clip
+        return None
 
     def lookup(self, engine_name: str, text: str, voice: str, rate: int | str
                ) -> SpeechClip | None:
