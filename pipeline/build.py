@@ -92,13 +92,14 @@ def _build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildP
     try:
         # Clips to synthesize: the scene processes' server loads Manim while they are made.
         # (Started here, on the main thread: it dies with the thread that started it.)
-        if not plan_only and any(cached_clips(cache, engine, inputs.scripts[lang], lang)[1]
-                                 for lang in inputs.langs):
+        looked = {lang: cached_clips(cache, engine, inputs.scripts[lang], lang)
+                  for lang in inputs.langs}
+        if not plan_only and any(missing for _found, missing in looked.values()):
             server.start()
         with Timer(progress, "voice"):
             for lang in inputs.langs:
                 if plan_only:  # look up, never synthesize
-                    clips[lang], missing = cached_clips(cache, engine, inputs.scripts[lang], lang)
+                    clips[lang], missing = looked[lang]
                     if missing:
                         more = " ..." if len(missing) > 4 else ""
                         progress.say(f"[{lang}] voice: {len(missing)} beat(s) to synthesize "
@@ -110,6 +111,7 @@ def _build(config: BuildConfig, inputs: Inputs, engine: Engine, progress: BuildP
                     continue
                 made = cache.synthesized
                 clips[lang] = synthesize(lang, inputs.scripts[lang], engine, cache,
+                                         found=looked[lang][0],
                                          say=progress.say)
                 summary.synthesized += cache.synthesized - made
                 summary.voiced += sum(len(s.beats) for s in inputs.scripts[lang])

@@ -5,7 +5,6 @@ rendering the ones to redo in one executor: the local pool of processes, or a Da
 from __future__ import annotations
 
 import shutil
-import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -89,21 +88,18 @@ class SceneServer:
 
     def __init__(self, config: BuildConfig, work: Path, langs: Sequence[str]) -> None:
         self._args = (config, work, langs)
-        self._lock = threading.Lock()
         self._started = False
         self.zygote: Zygote | None = None
 
     def start(self) -> None:
-        with self._lock:
-            if not self._started:
-                self._started = True
-                self.zygote = start_zygote(*self._args)
+        if not self._started:
+            self._started = True
+            self.zygote = start_zygote(*self._args)
 
     def kill(self) -> None:
-        with self._lock:
-            self._started = True  # none started after this
-            if self.zygote is not None:
-                self.zygote.kill()
+        self._started = True  # none started after this
+        if self.zygote is not None:
+            self.zygote.kill()
 
 
 def write_plan(job: SceneJob, inputs: Inputs, work: Path, verbose: bool = False,

@@ -23,8 +23,10 @@ def _stderr(msg: str) -> None:
 
 
 def synthesize(lang: str, scripts: list[SceneScript], engine: Engine, cache: AudioCache,
-               say=_stderr) -> dict[tuple[str, str], SpeechClip]:
-    """One clip per beat (cached); progress through ``say`` (default: stderr).
+               say=_stderr, found: dict[tuple[str, str], SpeechClip] | None = None
+               ) -> dict[tuple[str, str], SpeechClip]:
+    """One clip per beat (cached); progress through ``say`` (default: stderr). ``found``:
+    clips already looked up (:func:`cached_clips`), not looked up again.
 
     Kokoro's beats are made by a few threads sharing the process's one ONNX Runtime
     session (one intra-op thread each; the model runs outside the GIL), so the voice uses
@@ -35,7 +37,11 @@ def synthesize(lang: str, scripts: list[SceneScript], engine: Engine, cache: Aud
     t0 = time.monotonic()
     before = cache.synthesized
 
-    def one(beat) -> tuple[SpeechClip, bool]:
+    known = found or {}
+
+    def one(scene_id: str, beat) -> tuple[SpeechClip, bool]:
+        if (scene_id, beat.id) in known:
+            return known[(scene_id, beat.id)], False
         made = cache.synthesized_by_this_thread()
         clip = cache.get_or_synthesize(engine, beat.text.spoken, None, narration_rate(lang),
                                        lang)
@@ -51,12 +57,13 @@ def synthesize(lang: str, scripts: list[SceneScript], engine: Engine, cache: Aud
     workers = _voice_workers(engine, lang)
     if workers > 1:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(one, beat): (scene_id, beat) for scene_id, beat in beats}
+            futures = {pool.submit(one, scene_id, beat): (scene_id, beat)
+                       for scene_id, beat in beats}
             for n, fut in enumerate(as_completed(futures), 1):
                 report(n, *futures[fut], *fut.result())
     else:
         for n, (scene_id, beat) in enumerate(beats, 1):
-            report(n, scene_id, beat, *one(beat))
+            report(n, scene_id, beat, *one(scene_id, beat))
     clips = {(s, b.id): clips[(s, b.id)] for s, b in beats}  # in script order
     made = cache.synthesized - before
     if made:
